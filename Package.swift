@@ -1,0 +1,58 @@
+// swift-tools-version:6.0
+//
+// One layer = one target = one folder (see ../shared/STYLE.md). Dependencies point one way:
+// Core ← Kernels ← Render; Core ← Codecs; only the CLI sees everything.
+import PackageDescription
+
+let aptJPEG: [SystemPackageProvider] = [.apt(["libjpeg62-turbo-dev"])]
+let aptPNG: [SystemPackageProvider] = [.apt(["libpng-dev"])]
+let aptYAML: [SystemPackageProvider] = [.apt(["libyaml-dev"])]
+
+let package = Package(
+    name: "recipe",
+    products: [
+        .executable(name: "recipe", targets: ["recipe"]),
+        .executable(name: "recipe-bench", targets: ["recipe-bench"]),
+        .library(name: "RecipeCodecs", targets: ["RecipeCodecs"]),
+        .library(name: "RecipeRender", targets: ["RecipeRender"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System libraries (pkg-config names as Debian ships them).
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: aptJPEG),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: aptPNG),
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: aptYAML),
+        // setjmp/longjmp traps: Swift cannot longjmp, so these few calls stay in C.
+        .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
+        .target(name: "CPNGShim", dependencies: ["CPNG"]),
+
+        .target(name: "RecipeCore"),
+        .target(name: "RecipeKernels", dependencies: ["RecipeCore"]),
+        .target(
+            name: "RecipeCodecs",
+            dependencies: ["RecipeCore", "RecipeKernels", "CJPEG", "CJPEGShim", "CPNG", "CPNGShim"]),
+        .target(name: "RecipeRender", dependencies: ["RecipeCore", "RecipeKernels"]),
+        .executableTarget(
+            name: "recipe",
+            dependencies: [
+                "RecipeCore", "RecipeKernels", "RecipeCodecs", "RecipeRender",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "recipe-bench",
+            dependencies: ["RecipeCore", "RecipeCodecs", "RecipeRender"]),
+
+        .target(name: "TestSupport", dependencies: ["RecipeCore"], path: "Tests/TestSupport"),
+        .testTarget(name: "RecipeCoreTests", dependencies: ["RecipeCore", "TestSupport"]),
+        .testTarget(name: "RecipeKernelsTests", dependencies: ["RecipeKernels", "TestSupport"]),
+        .testTarget(
+            name: "RecipeCodecsTests", dependencies: ["RecipeCodecs", "TestSupport"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "RecipeRenderTests",
+            dependencies: ["RecipeRender", "RecipeCodecs", "TestSupport"]),
+        .testTarget(name: "recipeTests", dependencies: ["TestSupport"]),
+    ]
+)

@@ -1,0 +1,176 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Opens originals for reading, and only for reading.
+public enum InputFile {
+    /// Opens `path` read-only after checking it is a non-empty regular file.
+    public static func open(_ path: String) throws(ImageError) -> UnsafeMutablePointer<FILE> {
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw ImageError(.unreadable, path: path, errnoText()) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            throw ImageError(.unreadable, path: path, (st.st_mode & S_IFMT) == S_IFDIR ? "is a directory" : "not a regular file")
+        }
+        guard st.st_size > 0 else { throw ImageError(.corrupt, path: path, "empty file (0 bytes)") }
+        guard let f = fopen(path, "rb") else { throw ImageError(.unreadable, path: path, errnoText()) }
+        return f
+    }
+
+    /// The first `count` bytes of a file (fewer if it is shorter), for format sniffing.
+    public static func prefix(_ path: String, count: Int) throws(ImageError) -> [UInt8] {
+        let f = try open(path)
+        defer { fclose(f) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let n = fread(&bytes, 1, count, f)
+        return Array(bytes.prefix(n))
+    }
+
+    /// Device and inode of `path`, to recognise the same file under two names.
+    public static func identity(_ path: String) -> (dev: UInt64, ino: UInt64)? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return (UInt64(st.st_dev), UInt64(st.st_ino))
+    }
+}
+
+/// An output written to a temporary file beside its destination and renamed into place, so a crash
+/// or kill leaves either the old file or the new one, never a torn one.
+///
+/// ```swift
+/// let out = try AtomicOutputFile(path: "out/photo.jpg")
+/// fwrite(bytes, 1, n, out.handle)
+/// try out.commit()      // fsync + rename; without it, deinit removes the temporary
+/// ```
+public final class AtomicOutputFile {
+    /// The destination.
+    public let path: String
+    /// The temporary file being written (a hidden file in the destination's folder).
+    public let temporaryPath: String
+    /// The open stream.
+    public let handle: UnsafeMutablePointer<FILE>
+    private var finished = false
+
+    public init(path: String) throws(ImageError) {
+        self.path = path
+        let slash = path.lastIndex(of: "/")
+        let dir = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard !name.isEmpty else { throw ImageError(.writeFailed, path: path, "output path names a folder, not a file") }
+        var st = stat()
+        guard stat(dir.isEmpty ? "/" : dir, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+            throw ImageError(.writeFailed, path: path, "output folder \(dir) does not exist")
+        }
+        var template = Array("\(dir.isEmpty ? "" : dir)/.\(name).recipe-tmp-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw ImageError(.writeFailed, path: path, "cannot create a temporary file: \(errnoText())") }
+        let tmp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        // mkstemp creates 0600; give the output the permissions a plain create would (0666 & ~umask).
+        let mask = umask(0)
+        umask(mask)
+        fchmod(fd, 0o666 & ~mask)
+        guard let f = fdopen(fd, "wb") else {
+            close(fd)
+            unlink(tmp)
+            throw ImageError(.writeFailed, path: path, "cannot open the temporary file: \(errnoText())")
+        }
+        self.temporaryPath = tmp
+        self.handle = f
+        TemporaryFiles.register(tmp)
+    }
+
+    /// Flushes, syncs and renames the temporary file onto the destination.
+    public func commit() throws(ImageError) {
+        precondition(!finished, "AtomicOutputFile committed twice")
+        finished = true
+        defer { TemporaryFiles.unregister(temporaryPath) }
+        let flushed = fflush(handle) == 0 && fsync(fileno(handle)) == 0
+        let flushError = errnoText()
+        let closed = fclose(handle) == 0
+        guard flushed && closed else {
+            unlink(temporaryPath)
+            throw ImageError(.writeFailed, path: path, flushed ? "cannot close the output: \(errnoText())" : flushError)
+        }
+        guard rename(temporaryPath, path) == 0 else {
+            let e = errnoText()
+            unlink(temporaryPath)
+            throw ImageError(.writeFailed, path: path, "cannot move the output into place: \(e)")
+        }
+    }
+
+    /// Discards the temporary file; the destination is untouched.
+    public func abort() {
+        guard !finished else { return }
+        finished = true
+        fclose(handle)
+        unlink(temporaryPath)
+        TemporaryFiles.unregister(temporaryPath)
+    }
+
+    deinit { abort() }
+}
+
+/// Temporary outputs in flight, so a SIGINT/SIGTERM handler can remove them before the process
+/// dies. The paths live in a fixed C buffer because a signal handler may not touch Swift arrays.
+public enum TemporaryFiles {
+    static let slots = 64
+    static let slotSize = 4096
+    nonisolated(unsafe) static let table: UnsafeMutablePointer<CChar> = {
+        let p = UnsafeMutablePointer<CChar>.allocate(capacity: slots * slotSize)
+        p.initialize(repeating: 0, count: slots * slotSize)
+        return p
+    }()
+    nonisolated(unsafe) static var lock = pthread_mutex_t()
+    nonisolated(unsafe) static var lockReady: Bool = {
+        pthread_mutex_init(&lock, nil)
+        return true
+    }()
+
+    static func register(_ path: String) {
+        _ = lockReady
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        let bytes = Array(path.utf8CString)
+        guard bytes.count <= slotSize else { return }
+        for i in 0..<slots where table[i * slotSize] == 0 {
+            bytes.withUnsafeBufferPointer { (table + i * slotSize).update(from: $0.baseAddress!, count: bytes.count) }
+            return
+        }
+    }
+
+    static func unregister(_ path: String) {
+        _ = lockReady
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        for i in 0..<slots where table[i * slotSize] != 0 {
+            if String(cString: table + i * slotSize) == path { table[i * slotSize] = 0 }
+        }
+    }
+
+    /// Unlinks every registered temporary file. Async-signal-safe (only `unlink` is called).
+    public static func removeAllFromSignalHandler() {
+        for i in 0..<slots where table[i * slotSize] != 0 {
+            unlink(table + i * slotSize)
+        }
+    }
+
+    /// Installs SIGINT/SIGTERM/SIGHUP handlers that remove temporaries and then die by the signal.
+    public static func installSignalCleanup() {
+        _ = table
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig) { s in
+                TemporaryFiles.removeAllFromSignalHandler()
+                signal(s, SIG_DFL)
+                raise(s)
+            }
+        }
+    }
+}
+
+/// `strerror(errno)` as a Swift string, lower-cased first letter ("no such file or directory").
+public func errnoText() -> String {
+    let text = String(cString: strerror(errno))
+    guard let first = text.first else { return text }
+    return first.lowercased() + text.dropFirst()
+}

@@ -1,0 +1,80 @@
+/// Row conversions between sample types and colour models, and to/from linear light.
+public enum SampleConversion {
+    /// 16-bit → 8-bit with rounding: `(v·255 + 32767) / 65535`.
+    @inlinable
+    public static func narrow(_ src: UnsafePointer<UInt16>, _ dst: UnsafeMutablePointer<UInt8>, count: Int) {
+        for i in 0..<count { dst[i] = UInt8((UInt32(src[i]) * 255 + 32767) / 65535) }
+    }
+
+    /// 8-bit → 16-bit exactly: `v·257`.
+    @inlinable
+    public static func widen(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt16>, count: Int) {
+        for i in 0..<count { dst[i] = UInt16(src[i]) &* 257 }
+    }
+
+    /// Drops the alpha channel by compositing onto white (in the encoded space, as most tools do):
+    /// `c' = (c·a + max·(max − a)) / max`. Works in place when `src == dst`.
+    @inlinable
+    public static func flattenOnWhite<T: FixedWidthInteger & UnsignedInteger>(_ src: UnsafePointer<T>, _ dst: UnsafeMutablePointer<T>,
+                                                                                pixels: Int, colorChannels: Int)
+    {
+        let maxV = UInt64(T.max)
+        let inStride = colorChannels + 1
+        for p in 0..<pixels {
+            let a = UInt64(src[p * inStride + colorChannels])
+            for c in 0..<colorChannels {
+                let v = UInt64(src[p * inStride + c])
+                dst[p * colorChannels + c] = T((v * a + maxV * (maxV - a) + maxV / 2) / maxV)
+            }
+        }
+    }
+
+    /// Gray → RGB by replication.
+    @inlinable
+    public static func grayToRGB<T>(_ src: UnsafePointer<T>, _ dst: UnsafeMutablePointer<T>, pixels: Int) {
+        for p in 0..<pixels {
+            let v = src[p]
+            dst[3 * p] = v; dst[3 * p + 1] = v; dst[3 * p + 2] = v
+        }
+    }
+
+    /// Encoded integer samples → linear floats through a decode table; alpha (last channel when
+    /// `hasAlpha`) is scaled to 0…1 and multiplied into the colour channels (premultiplied).
+    @inlinable
+    public static func toLinearPremultiplied<T: FixedWidthInteger>(_ src: UnsafePointer<T>, _ dst: UnsafeMutablePointer<Float>, pixels: Int,
+                                                                   channels: Int, hasAlpha: Bool, table: UnsafePointer<Float>)
+    {
+        if !hasAlpha {
+            for i in 0..<(pixels * channels) { dst[i] = table[Int(src[i])] }
+            return
+        }
+        let scale = 1 / Float(T.max)
+        let colour = channels - 1
+        for p in 0..<pixels {
+            let a = Float(src[p * channels + colour]) * scale
+            for c in 0..<colour { dst[p * channels + c] = table[Int(src[p * channels + c])] * a }
+            dst[p * channels + colour] = a
+        }
+    }
+
+    /// Linear (premultiplied when `hasAlpha`) floats → encoded integer samples, clamped and rounded.
+    @inlinable
+    public static func fromLinearPremultiplied<T: FixedWidthInteger>(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<T>, pixels: Int,
+                                                                     channels: Int, hasAlpha: Bool, encodeTable: UnsafePointer<Float>)
+    {
+        let maxV = Float(T.max)
+        let colour = hasAlpha ? channels - 1 : channels
+        for p in 0..<pixels {
+            var inv: Float = 1
+            if hasAlpha {
+                let a = min(max(src[p * channels + colour], 0), 1)
+                dst[p * channels + colour] = T((a * maxV).rounded())
+                inv = a > 0 ? 1 / a : 0
+            }
+            for c in 0..<colour {
+                let e = SRGB.encodeClamped(src[p * channels + c] * inv, table: encodeTable)
+                dst[p * channels + c] = T((e * maxV).rounded())
+            }
+        }
+    }
+}

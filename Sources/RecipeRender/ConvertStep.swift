@@ -1,0 +1,71 @@
+import RecipeCore
+import RecipeKernels
+
+/// Converts rows to the format an encoder takes: 16→8 bits, 8→16 bits, alpha flattened onto
+/// white (JPEG has no alpha), gray+alpha → gray, etc. Exact where the formats allow.
+public final class ConvertStep: RowSource {
+    public var width: Int { source.width }
+    public var height: Int { source.height }
+    public let format: PixelFormat
+
+    private let source: RowSource
+    private var scratch: PixelBuffer?
+    private var mid: [UInt16] = []
+
+    public init(source: RowSource, to format: PixelFormat) {
+        precondition(source.format.sampleType != .float32 && format.sampleType != .float32)
+        precondition(format.colorModel == source.format.colorModel || format.colorModel == source.format.colorModel.withoutAlpha,
+                     "ConvertStep cannot turn \(source.format) into \(format)")
+        self.source = source
+        self.format = format
+    }
+
+    public func readRows(into buffer: PixelBuffer) throws -> Int {
+        if scratch == nil || scratch!.rowCapacity != buffer.rowCapacity {
+            scratch = PixelBuffer(width: width, rowCapacity: buffer.rowCapacity, format: source.format)
+        }
+        let s = scratch!
+        let n = try source.readRows(into: s)
+        let from = source.format
+        let pixels = width
+        for i in 0..<n {
+            let dropAlpha = from.colorModel.hasAlpha && !format.colorModel.hasAlpha
+            let colour = format.colorModel.channels
+            switch (from.sampleType, format.sampleType) {
+            case (.uint8, .uint8):
+                let src = s.row(i).assumingMemoryBound(to: UInt8.self), dst = buffer.row(i).assumingMemoryBound(to: UInt8.self)
+                if dropAlpha { SampleConversion.flattenOnWhite(src, dst, pixels: pixels, colorChannels: colour) } else {
+                    dst.update(from: src, count: pixels * colour)
+                }
+            case (.uint16, .uint16):
+                let src = s.row(i).assumingMemoryBound(to: UInt16.self), dst = buffer.row(i).assumingMemoryBound(to: UInt16.self)
+                if dropAlpha { SampleConversion.flattenOnWhite(src, dst, pixels: pixels, colorChannels: colour) } else {
+                    dst.update(from: src, count: pixels * colour)
+                }
+            case (.uint16, .uint8):
+                let src = s.row(i).assumingMemoryBound(to: UInt16.self), dst = buffer.row(i).assumingMemoryBound(to: UInt8.self)
+                if dropAlpha {
+                    if mid.count < pixels * colour { mid = Array(repeating: 0, count: pixels * colour) }
+                    mid.withUnsafeMutableBufferPointer { m in
+                        SampleConversion.flattenOnWhite(src, m.baseAddress!, pixels: pixels, colorChannels: colour)
+                        SampleConversion.narrow(m.baseAddress!, dst, count: pixels * colour)
+                    }
+                } else {
+                    SampleConversion.narrow(src, dst, count: pixels * colour)
+                }
+            case (.uint8, .uint16):
+                let src = s.row(i).assumingMemoryBound(to: UInt8.self), dst = buffer.row(i).assumingMemoryBound(to: UInt16.self)
+                if dropAlpha {
+                    // flatten in 8 bits (in place in the scratch row), then widen exactly
+                    SampleConversion.flattenOnWhite(src, UnsafeMutablePointer(mutating: src), pixels: pixels, colorChannels: colour)
+                }
+                SampleConversion.widen(src, dst, count: pixels * colour)
+            default:
+                preconditionFailure()
+            }
+        }
+        buffer.rowCount = n
+        buffer.originY = s.originY
+        return n
+    }
+}

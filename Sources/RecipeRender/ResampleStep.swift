@@ -1,0 +1,117 @@
+import RecipeCore
+import RecipeKernels
+
+/// Resizes a stream of integer rows to `width`×`height` in linear light (ops-reference §6),
+/// vertical pass first on whole rows, then horizontal. Memory: one window of input rows in float
+/// (the vertical taps), never the image. Alpha is premultiplied while filtering.
+public final class ResampleStep: RowSource {
+    public let width: Int
+    public let height: Int
+    public var format: PixelFormat { source.format }
+
+    private let source: RowSource
+    private let horizontal: ResampleWeights
+    private let vertical: ResampleWeights
+    private let channels: Int
+    private let hasAlpha: Bool
+    private let inputStride: Int
+    private let ring: UnsafeMutablePointer<Float>
+    private let ringRows: Int
+    private let columnSum: UnsafeMutablePointer<Float>
+    private let outRow: UnsafeMutablePointer<Float>
+    private var rowPointers: [UnsafePointer<Float>]
+    private var inStrip: PixelBuffer
+    private var inStripNext = 0
+    private var rowsInRing = 0
+    private var next = 0
+
+    public init(source: RowSource, width: Int, height: Int, kernel: ResampleKernel = .lanczos3) {
+        precondition(source.format.sampleType != .float32, "ResampleStep takes integer rows")
+        self.source = source
+        self.width = width
+        self.height = height
+        horizontal = ResampleWeights(inputSize: source.width, outputSize: width, kernel: kernel)
+        vertical = ResampleWeights(inputSize: source.height, outputSize: height, kernel: kernel)
+        channels = source.format.channels
+        hasAlpha = source.format.colorModel.hasAlpha
+        inputStride = source.width * channels + 4  // +4: SIMD4 loads past the last pixel
+        ringRows = vertical.taps
+        ring = .allocate(capacity: inputStride * ringRows)
+        ring.initialize(repeating: 0, count: inputStride * ringRows)
+        columnSum = .allocate(capacity: inputStride)
+        columnSum.initialize(repeating: 0, count: inputStride)
+        outRow = .allocate(capacity: width * channels + 4)
+        rowPointers = Array(repeating: UnsafePointer(ring), count: ringRows)
+        inStrip = PixelBuffer(width: source.width, rowCapacity: 16, format: source.format)
+    }
+
+    deinit {
+        ring.deallocate()
+        columnSum.deallocate()
+        outRow.deallocate()
+    }
+
+    /// Pulls input rows until row `index` is in the ring.
+    private func fill(through index: Int) throws {
+        while rowsInRing <= index {
+            if inStripNext >= inStrip.rowCount {
+                inStripNext = 0
+                guard try source.readRows(into: inStrip) > 0 else {
+                    preconditionFailure("resample source ended early")
+                }
+            }
+            let slot = ring + (rowsInRing % ringRows) * inputStride
+            let pixels = source.width
+            switch source.format.sampleType {
+            case .uint8:
+                SRGB.decodeTable8.withUnsafeBufferPointer { t in
+                    SampleConversion.toLinearPremultiplied(inStrip.row(inStripNext).assumingMemoryBound(to: UInt8.self), slot,
+                                                           pixels: pixels, channels: channels, hasAlpha: hasAlpha, table: t.baseAddress!)
+                }
+            case .uint16:
+                SRGB.decodeTable16.withUnsafeBufferPointer { t in
+                    SampleConversion.toLinearPremultiplied(inStrip.row(inStripNext).assumingMemoryBound(to: UInt16.self), slot,
+                                                           pixels: pixels, channels: channels, hasAlpha: hasAlpha, table: t.baseAddress!)
+                }
+            case .float32:
+                preconditionFailure()
+            }
+            inStripNext += 1
+            rowsInRing += 1
+        }
+    }
+
+    public func readRows(into buffer: PixelBuffer) throws -> Int {
+        guard next < height else { buffer.rowCount = 0; return 0 }
+        let n = min(buffer.rowCapacity, height - next)
+        for i in 0..<n {
+            let j = next + i
+            let (first, count) = vertical.window(j)
+            try fill(through: first + count - 1)
+            for k in 0..<count { rowPointers[k] = UnsafePointer(ring + ((first + k) % ringRows) * inputStride) }
+            vertical.weights.withUnsafeBufferPointer { w in
+                rowPointers.withUnsafeBufferPointer { rp in
+                    Resample.verticalPass(rows: rp.baseAddress!, weights: w.baseAddress! + j * vertical.taps, count: count,
+                                          out: columnSum, length: source.width * channels)
+                }
+            }
+            Resample.horizontalPass(input: columnSum, output: outRow, channels: channels, weights: horizontal)
+            SRGB.encodeTable.withUnsafeBufferPointer { t in
+                switch format.sampleType {
+                case .uint8:
+                    SampleConversion.fromLinearPremultiplied(outRow, buffer.row(i).assumingMemoryBound(to: UInt8.self), pixels: width,
+                                                             channels: channels, hasAlpha: hasAlpha, encodeTable: t.baseAddress!)
+                case .uint16:
+                    SampleConversion.fromLinearPremultiplied(outRow, buffer.row(i).assumingMemoryBound(to: UInt16.self), pixels: width,
+                                                             channels: channels, hasAlpha: hasAlpha, encodeTable: t.baseAddress!)
+                case .float32:
+                    preconditionFailure()
+                }
+            }
+        }
+        buffer.rowCount = n
+        buffer.originY = next
+        next += n
+        return n
+    }
+}

@@ -1,0 +1,20 @@
+import RecipeCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where messages go: results to stdout, errors and warnings to stderr, one line each.
+enum Console {
+    /// `recipe: <message>` on stderr.
+    static func error(_ message: String) { printError("recipe: \(message)") }
+
+    /// `recipe: warning: <message>` on stderr.
+    static func warning(_ message: String) { printError("recipe: warning: \(message)") }
+
+    static func warnings(_ list: [ImageWarning]) { list.forEach { warning($0.description) } }
+
+    static func printError(_ text: String) {
+        let line = text.hasSuffix("\n") ? text : text + "\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+    }
+}

@@ -1,0 +1,61 @@
+/// A flat JSON object on one line, for `--json` outputs read by scripts and editors.
+///
+/// Hand-written because the outputs are flat and Foundation's JSONEncoder would pull the whole of
+/// Foundation into a binary whose resident size is a measured target.
+enum JSONLine {
+    enum Value {
+        case string(String)
+        case int(Int)
+        case number(Double)
+        case bool(Bool)
+        case list([String])
+
+        /// Plain-text rendering for human output.
+        var text: String {
+            switch self {
+            case .string(let s): s
+            case .int(let i): "\(i)"
+            case .number(let d): "\(d)"
+            case .bool(let b): b ? "yes" : "no"
+            case .list(let l): l.isEmpty ? "none" : l.joined(separator: ", ")
+            }
+        }
+
+        var json: String {
+            switch self {
+            case .string(let s): JSONLine.quote(s)
+            case .int(let i): "\(i)"
+            case .number(let d): d.isFinite ? "\(d)" : "null"
+            case .bool(let b): b ? "true" : "false"
+            case .list(let l): "[" + l.map(JSONLine.quote).joined(separator: ",") + "]"
+            }
+        }
+    }
+
+    static func object(_ fields: [(String, Value)]) -> String {
+        "{" + fields.map { "\(quote($0.0.replacingSpaces())):\($0.1.json)" }.joined(separator: ",") + "}"
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20:
+                let h = String(u.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+}
+
+extension String {
+    /// JSON keys use underscores where the human labels have spaces ("bit depth" → "bit_depth").
+    fileprivate func replacingSpaces() -> String { String(map { $0 == " " ? "_" : $0 }) }
+}

@@ -1,0 +1,114 @@
+import RecipeCodecs
+import RecipeCore
+import RecipeKernels
+import RecipeRender
+
+/// How large to render.
+enum RenderSize: Equatable, CustomStringConvertible {
+    /// The original's size (upright).
+    case full
+    /// Long edge at most this many pixels (never upscaled).
+    case longEdge(Int)
+
+    static let displayLongEdge = 2048
+
+    /// Parses `full`, `display` or a positive pixel count.
+    init?(argument: String) {
+        switch argument.lowercased() {
+        case "full": self = .full
+        case "display": self = .longEdge(RenderSize.displayLongEdge)
+        default:
+            guard let n = Int(argument), n > 0 else { return nil }
+            self = .longEdge(n)
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .full: "full"
+        case .longEdge(let n): "long edge \(n) px"
+        }
+    }
+
+    /// Target size for an upright image of `w`×`h`.
+    func target(width w: Int, height h: Int) -> (width: Int, height: Int) {
+        guard case .longEdge(let n) = self, n < max(w, h) else { return (w, h) }
+        if w >= h {
+            return (n, max(1, Int((Double(h) * Double(n) / Double(w)).rounded())))
+        }
+        return (max(1, Int((Double(w) * Double(n) / Double(h)).rounded())), n)
+    }
+}
+
+/// One render of one photo to one output file.
+struct RenderJob {
+    var input: String
+    var output: String
+    var size: RenderSize = .full
+    var decode = DecodeOptions()
+    var jpeg = JPEGOptions()
+    var png = PNGOptions()
+    var threaded = true
+
+    struct Outcome {
+        var width: Int
+        var height: Int
+        var scaleDenominator: Int
+        var warnings: [ImageWarning]
+    }
+
+    /// Decodes, orients, resizes and encodes, streaming; the output appears atomically or not at all.
+    func run() throws -> Outcome {
+        guard let outputFormat = ImageFileFormat(pathExtension: output) else {
+            throw ImageError(.writeFailed, path: output, "cannot tell the output format from the name (use .jpg, .jpeg or .png)")
+        }
+        if let a = InputFile.identity(input), let b = InputFile.identity(output), a == b {
+            throw ImageError(.refused, path: output, "is the original photo; refusing to overwrite it")
+        }
+        let decoder = try ImageDecoders.open(input, options: decode)
+        let info = decoder.info
+        let orientation = info.orientation
+        let upright = info.uprightSize
+        let target = size.target(width: upright.width, height: upright.height)
+        // The target in stored (pre-orientation) terms, to choose the DCT reduction.
+        let stored = orientation.transposes ? (width: target.height, height: target.width) : target
+        let denominator = decoder.supportedScaleDenominators.sorted(by: >).first { d in
+            (info.width + d - 1) / d >= stored.width && (info.height + d - 1) / d >= stored.height
+        } ?? 1
+        try decoder.start(scaleDenominator: denominator)
+
+        var chain: RowSource = decoder
+        if chain.width != stored.width || chain.height != stored.height {
+            chain = ResampleStep(source: chain, width: stored.width, height: stored.height)
+        }
+        if orientation != .up {
+            chain = OrientStep(source: chain, orientation: orientation)
+        }
+        let outFormat: PixelFormat = switch outputFormat {
+        case .jpeg: PixelFormat(chain.format.colorModel.withoutAlpha, .uint8)
+        case .png: chain.format
+        }
+        if chain.format != outFormat {
+            chain = ConvertStep(source: chain, to: outFormat)
+        }
+
+        let metadata = info.metadata.prepared(forOutputWidth: target.width, height: target.height)
+        let file = try AtomicOutputFile(path: output)
+        var encoderWarnings: [String] = []
+        switch outputFormat {
+        case .jpeg:
+            let encoder = try JPEGEncoder(handle: file.handle, path: output, width: target.width, height: target.height,
+                                          colorModel: outFormat.colorModel, metadata: metadata, options: jpeg)
+            try StripPipeline.run(source: chain, sink: encoder, threaded: threaded)
+            encoderWarnings = encoder.warnings
+        case .png:
+            let encoder = try PNGEncoder(handle: file.handle, path: output, width: target.width, height: target.height,
+                                         format: outFormat, metadata: metadata, options: png)
+            try StripPipeline.run(source: chain, sink: encoder, threaded: threaded)
+            encoderWarnings = encoder.warnings
+        }
+        try file.commit()
+        return Outcome(width: target.width, height: target.height, scaleDenominator: denominator,
+                       warnings: decoder.warnings + encoderWarnings.map { ImageWarning(path: output, $0) })
+    }
+}

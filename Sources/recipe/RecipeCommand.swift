@@ -1,0 +1,49 @@
+import ArgumentParser
+import RecipeCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `recipe`: the command-line front end.
+///
+/// Exit status: 0 success, 1 a file could not be used (the message names it), 2 usage errors.
+@main
+struct RecipeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recipe",
+        abstract: "Render photos through hand-written edit recipes; originals are never modified.",
+        version: RecipeVersion.string,
+        subcommands: [Render.self, Info.self])
+
+    static func main() {
+        TemporaryFiles.installSignalCleanup()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as ImageError {
+            Console.error(error.description)
+            Glibc.exit(1)
+        } catch let failure as CommandFailure {
+            Glibc.exit(failure.exitCode)
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+                Glibc.exit(0)
+            }
+            if !message.isEmpty { Console.printError(message) }
+            // ArgumentParser uses 64 (EX_USAGE) for usage errors; this tool's contract says 2.
+            Glibc.exit(code == .validationFailure ? 2 : code.rawValue)
+        }
+    }
+}
+
+/// Thrown after the command has already reported what went wrong.
+struct CommandFailure: Error {
+    var exitCode: Int32
+}
+
+enum RecipeVersion {
+    static let string = "0.1.0"
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import RecipeCodecs
+import RecipeCore
+
+struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Describe a photo: size, format, colour model, bit depth, orientation, metadata.",
+        discussion: "Reads the header and metadata only; no pixels are decoded.")
+
+    @Argument(help: "The photos to describe.")
+    var photos: [String]
+
+    @Flag(help: "One JSON object per photo, one per line.")
+    var json = false
+
+    func run() throws {
+        var failed = false
+        for photo in photos {
+            do {
+                let decoder = try ImageDecoders.open(photo)
+                let fields = InfoReport(path: photo, info: decoder.info).fields
+                if json {
+                    print(JSONLine.object(fields.map { ($0.key, $0.value) }))
+                } else {
+                    print(photo)
+                    for f in fields.dropFirst() { print("  \(f.key): \(f.value.text)") }
+                }
+                Console.warnings(decoder.warnings)
+            } catch {
+                Console.error(error.description)
+                failed = true
+            }
+        }
+        if failed { throw CommandFailure(exitCode: 1) }
+    }
+}
+
+/// The facts `recipe info` prints, in order.
+struct InfoReport {
+    var fields: [(key: String, value: JSONLine.Value)] = []
+
+    init(path: String, info: ImageInfo) {
+        let m = info.metadata
+        let upright = info.uprightSize
+        fields.append(("file", .string(path)))
+        fields.append(("format", .string(info.format.rawValue)))
+        fields.append(("width", .int(upright.width)))
+        fields.append(("height", .int(upright.height)))
+        let mp = (Double(info.width * info.height) / 1e5).rounded() / 10
+        fields.append(("megapixels", .number(mp)))
+        if info.orientation.transposes { fields.append(("stored size", .string("\(info.width)×\(info.height)"))) }
+        fields.append(("colour model", .string("\(info.fileColorSpace) (decoded as \(info.colorModel.rawValue))")))
+        fields.append(("bit depth", .int(info.bitDepth)))
+        fields.append(("progressive", .bool(info.progressive)))
+        fields.append(("orientation", .string(orientationText(info.orientation))))
+        for d in info.details { fields.append((d.label, .string(d.value))) }
+        var blocks: [String] = []
+        if let exif = m.exif { blocks.append("EXIF (\(exif.count) bytes)") }
+        if let icc = m.icc { blocks.append("ICC (\(ICCProfile.colorSpace(icc) ?? "?"), \(icc.count) bytes)") }
+        if let xmp = m.xmp { blocks.append("XMP (\(xmp.count) bytes\(m.extendedXMP.isEmpty ? "" : ", +\(m.extendedXMP.count) extended"))") }
+        if let iptc = m.iptc { blocks.append("IPTC (\(iptc.count) bytes)") }
+        if !m.comments.isEmpty { blocks.append("comment (\(m.comments.count))") }
+        if !m.pngText.isEmpty { blocks.append("text chunks (\(m.pngText.map(\.keyword).joined(separator: ", ")))") }
+        fields.append(("metadata", .list(blocks)))
+    }
+}
+
+private func orientationText(_ o: Orientation) -> String {
+    switch o {
+    case .up: "1 (upright)"
+    case .upMirrored: "2 (mirrored)"
+    case .down: "3 (rotated 180°)"
+    case .downMirrored: "4 (mirrored, rotated 180°)"
+    case .leftMirrored: "5 (mirrored, rotated 90° counter-clockwise)"
+    case .right: "6 (rotated 90° clockwise to view)"
+    case .rightMirrored: "7 (mirrored, rotated 90° clockwise)"
+    case .left: "8 (rotated 90° counter-clockwise to view)"
+    }
+}

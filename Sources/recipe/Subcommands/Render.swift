@@ -1,0 +1,82 @@
+import ArgumentParser
+import RecipeCodecs
+import RecipeCore
+
+extension RenderSize: ExpressibleByArgument {}
+
+extension JPEGOptions.Subsampling: ExpressibleByArgument {
+    public init?(argument: String) {
+        switch argument {
+        case "420", "4:2:0": self = .s420
+        case "422", "4:2:2": self = .s422
+        case "444", "4:4:4": self = .s444
+        default: return nil
+        }
+    }
+    public static var allValueStrings: [String] { ["420", "422", "444"] }
+}
+
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render a photo to a new file (the original is only read).",
+        discussion: """
+            The output format follows OUT's extension (.jpg/.jpeg or .png). EXIF orientation is \
+            applied, so the output is upright and its orientation tag says 1; EXIF, ICC, XMP and \
+            IPTC blocks are carried over. The output is written to a temporary file and renamed \
+            into place, so it is either complete or absent.
+
+            Examples:
+              recipe render IMG_0001.jpg -o out/IMG_0001.jpg
+              recipe render IMG_0001.jpg -o preview.jpg --size display
+              recipe render scan.png -o web.jpg --size 1600 --quality 82
+            """)
+
+    @Argument(help: "The photo to render (JPEG or PNG).")
+    var photo: String
+
+    @Option(name: [.short, .customLong("output")], help: "The file to write (.jpg, .jpeg or .png).")
+    var output: String
+
+    @Option(help: "full, display (long edge \(RenderSize.displayLongEdge) px) or a long edge in pixels.")
+    var size: RenderSize = .full
+
+    @Option(help: "JPEG quality, 1-100.")
+    var quality: Int = 90
+
+    @Option(help: "JPEG chroma subsampling: 420, 422 or 444.")
+    var subsampling: JPEGOptions.Subsampling = .s420
+
+    @Flag(help: "Write a progressive JPEG.")
+    var progressive = false
+
+    @Flag(help: "Optimize JPEG Huffman tables (smaller, slower).")
+    var optimize = false
+
+    @Option(help: "PNG zlib compression level, 0-9.")
+    var pngCompression: Int = 6
+
+    @Flag(help: "Render what can be decoded from a truncated or damaged photo, with a warning.")
+    var allowDamaged = false
+
+    @Option(help: "Refuse photos declaring more pixels than this.")
+    var maxPixels: Int = DecodeOptions.defaultMaxPixels
+
+    @Flag(help: "Decode and encode on one thread (for measurements).")
+    var singleThread = false
+
+    func validate() throws {
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
+        guard (0...9).contains(pngCompression) else { throw ValidationError("--png-compression must be between 0 and 9") }
+        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+    }
+
+    func run() throws {
+        var job = RenderJob(input: photo, output: output, size: size)
+        job.decode = DecodeOptions(maxPixels: maxPixels, allowDamaged: allowDamaged)
+        job.jpeg = JPEGOptions(quality: quality, subsampling: subsampling, progressive: progressive, optimizeCoding: optimize)
+        job.png = PNGOptions(compressionLevel: pngCompression)
+        job.threaded = !singleThread
+        let outcome = try job.run()
+        Console.warnings(outcome.warnings)
+    }
+}
