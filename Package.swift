@@ -47,12 +47,11 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["RecipeCore"], path: "Tests/TestSupport"),
         .testTarget(name: "RecipeCoreTests", dependencies: ["RecipeCore", "TestSupport"]),
         .testTarget(name: "RecipeKernelsTests", dependencies: ["RecipeKernels", "TestSupport"]),
-        .testTarget(
-            name: "RecipeCodecsTests", dependencies: ["RecipeCodecs", "TestSupport"],
-            resources: [.copy("Fixtures")]),
+        .testTarget(name: "RecipeCodecsTests", dependencies: ["RecipeCodecs", "TestSupport"]),
         .testTarget(
             name: "RecipeRenderTests",
             dependencies: ["RecipeRender", "RecipeCodecs", "TestSupport"]),
-        .testTarget(name: "recipeTests", dependencies: ["TestSupport"]),
-    ]
+        .testTarget(name: "recipeTests", dependencies: ["RecipeCodecs", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
 )

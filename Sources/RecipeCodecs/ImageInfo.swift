@@ -86,6 +86,8 @@ public enum ImageDecoders {
         switch ImageFileFormat.sniff(head) {
         case .jpeg: return try JPEGDecoder(path: path, options: options)
         case .png: return try PNGDecoder(path: path, options: options)
+        case nil where head.starts(with: [0x89, 0x50, 0x4E, 0x47]) || head.dropFirst().starts(with: [0x50, 0x4E, 0x47, 0x0D]):
+            throw ImageError(.corrupt, path: path, "damaged PNG signature (was the file copied in text mode?)")
         case nil:
             let shown = head.prefix(4).map { hexByte($0) }.joined(separator: " ")
             throw ImageError(.corrupt, path: path, "not a JPEG or PNG file (starts with \(shown))")

@@ -63,18 +63,28 @@ public enum SampleConversion {
                                                                      channels: Int, hasAlpha: Bool, encodeTable: UnsafePointer<Float>)
     {
         let maxV = Float(T.max)
-        let colour = hasAlpha ? channels - 1 : channels
-        for p in 0..<pixels {
-            var inv: Float = 1
-            if hasAlpha {
-                let a = min(max(src[p * channels + colour], 0), 1)
-                dst[p * channels + colour] = T((a * maxV).rounded())
-                inv = a > 0 ? 1 / a : 0
+        if !hasAlpha {
+            for i in 0..<(pixels * channels) {
+                dst[i] = quantize(SRGB.encodeClamped(src[i], table: encodeTable), max: maxV)
             }
+            return
+        }
+        let colour = channels - 1
+        for p in 0..<pixels {
+            let a = min(max(src[p * channels + colour], 0), 1)
+            dst[p * channels + colour] = quantize(a, max: maxV)
+            let inv: Float = a > 0 ? 1 / a : 0
             for c in 0..<colour {
-                let e = SRGB.encodeClamped(src[p * channels + c] * inv, table: encodeTable)
-                dst[p * channels + c] = T((e * maxV).rounded())
+                dst[p * channels + c] = quantize(SRGB.encodeClamped(src[p * channels + c] * inv, table: encodeTable), max: maxV)
             }
         }
+    }
+
+    /// Rounds a value in [0, 1] to an integer sample. `Int32(x + 0.5)` truncates a non-negative
+    /// value, which is round-half-up and compiles to one instruction (the generic
+    /// `T(x.rounded())` goes through libm and a checked conversion).
+    @inlinable @inline(__always)
+    public static func quantize<T: FixedWidthInteger>(_ v: Float, max: Float) -> T {
+        T(truncatingIfNeeded: Int32(v * max + 0.5))
     }
 }

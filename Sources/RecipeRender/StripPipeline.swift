@@ -3,49 +3,81 @@ import RecipeCore
 import Glibc
 #endif
 
-/// Moves strips from a source to a sink, with the source running on its own thread so decoding
-/// (and whatever steps the source chain does) overlaps encoding.
+/// Moves strips from a source chain to a sink.
 ///
-/// A few strip buffers circulate between the two threads, so memory is a handful of strips
-/// whatever the image height. Row order is kept, so the output bytes do not depend on timing.
+/// Threads are placed in the chain with `PrefetchStep`: everything upstream of it runs on its
+/// own thread. When the sink reads straight from a prefetch step it takes the strips themselves,
+/// without a copy. Rows stay in order, so the output bytes do not depend on timing.
 ///
 /// ```swift
-/// try StripPipeline.run(source: decoder, sink: encoder)
+/// try StripPipeline.run(source: PrefetchStep(source: decoder), sink: encoder)
 /// ```
 public enum StripPipeline {
-    /// Rows per strip handed between threads.
+    /// Rows per strip handed between steps.
     public static let defaultStripRows = 32
 
-    public static func run(source: RowSource, sink: RowSink, stripRows: Int = defaultStripRows, threaded: Bool = true) throws {
+    public static func run(source: RowSource, sink: RowSink, stripRows: Int = defaultStripRows) throws {
         precondition(source.width == sink.width && source.height == sink.height, "source and sink sizes differ")
         precondition(source.format == sink.format, "source rows are \(source.format), the sink wants \(sink.format)")
-        let rows = max(1, min(stripRows, source.height))
-        if !threaded {
-            let strip = PixelBuffer(width: source.width, rowCapacity: rows, format: source.format)
-            var done = 0
+        var done = 0
+        if let prefetch = source as? PrefetchStep {
+            while let strip = try prefetch.nextStrip() {
+                defer { prefetch.recycle(strip) }
+                try sink.writeRows(from: strip)
+                done += strip.rowCount
+            }
+        } else {
+            let strip = PixelBuffer(width: source.width, rowCapacity: max(1, min(stripRows, source.height)), format: source.format)
             while done < source.height {
                 let n = try source.readRows(into: strip)
                 guard n > 0 else { break }
                 try sink.writeRows(from: strip)
                 done += n
             }
-            precondition(done == source.height, "source ended after \(done) of \(source.height) rows")
-            try sink.finish()
-            return
         }
+        precondition(done == source.height, "source ended after \(done) of \(source.height) rows")
+        try sink.finish()
+    }
+}
 
+/// Runs its source on a thread of its own, a few strips ahead of the reader, so the work above
+/// it (decoding, say) overlaps the work below it (resampling, encoding). Memory: three strips.
+public final class PrefetchStep: RowSource {
+    public var width: Int { source.width }
+    public var height: Int { source.height }
+    public var format: PixelFormat { source.format }
+
+    private let source: RowSource
+    private let stripRows: Int
+    private var channel: StripChannel?
+    private var producer: WorkerThread?
+    private var current: PixelBuffer?
+    private var currentNext = 0
+
+    public init(source: RowSource, stripRows: Int = StripPipeline.defaultStripRows) {
+        self.source = source
+        self.stripRows = max(1, min(stripRows, source.height))
+    }
+
+    deinit {
+        channel?.cancel()
+        producer?.join()
+    }
+
+    private func startIfNeeded() -> StripChannel {
+        if let channel { return channel }
         let channel = StripChannel(buffers: (0..<3).map { _ in
-            PixelBuffer(width: source.width, rowCapacity: rows, format: source.format)
+            PixelBuffer(width: source.width, rowCapacity: stripRows, format: source.format)
         })
+        self.channel = channel
         let box = Unchecked(source)
-        let producer = WorkerThread {
+        producer = WorkerThread {
             let source = box.value
             while let strip = channel.takeEmpty() {
                 do {
-                    let n = try source.readRows(into: strip)
-                    if n == 0 {
-                        channel.finishProducing(error: nil)
+                    if try source.readRows(into: strip) == 0 {
                         channel.giveBackEmpty(strip)
+                        channel.finishProducing(error: nil)
                         return
                     }
                     channel.putFull(strip)
@@ -55,28 +87,37 @@ public enum StripPipeline {
                 }
             }
         }
-        var consumerError: Error?
-        while true {
-            let next: PixelBuffer?
-            do {
-                next = try channel.takeFull()
-            } catch {
-                consumerError = error
-                break
+        return channel
+    }
+
+    /// The next strip as produced (hand it back with `recycle`), or nil at the end.
+    public func nextStrip() throws -> PixelBuffer? {
+        try startIfNeeded().takeFull()
+    }
+
+    /// Returns a strip from `nextStrip` for reuse.
+    public func recycle(_ strip: PixelBuffer) {
+        channel?.giveBackEmpty(strip)
+    }
+
+    public func readRows(into buffer: PixelBuffer) throws -> Int {
+        var filled = 0
+        while filled < buffer.rowCapacity {
+            if current == nil || currentNext >= current!.rowCount {
+                if let done = current { recycle(done); current = nil }
+                guard let strip = try nextStrip() else { break }
+                current = strip
+                currentNext = 0
             }
-            guard let strip = next else { break }
-            do {
-                try sink.writeRows(from: strip)
-                channel.giveBackEmpty(strip)
-            } catch {
-                consumerError = error
-                channel.cancel()
-                break
-            }
+            let strip = current!
+            let n = min(buffer.rowCapacity - filled, strip.rowCount - currentNext)
+            if filled == 0 { buffer.originY = strip.originY + currentNext }
+            for i in 0..<n { buffer.row(filled + i).copyMemory(from: strip.row(currentNext + i), byteCount: buffer.rowBytes) }
+            filled += n
+            currentNext += n
         }
-        producer.join()
-        if let consumerError { throw consumerError }
-        try sink.finish()
+        buffer.rowCount = filled
+        return filled
     }
 }
 

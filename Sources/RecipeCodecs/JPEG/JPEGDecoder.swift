@@ -270,6 +270,12 @@ public final class JPEGDecoder: ImageDecoder {
         if code == Int32(JERR_BAD_PRECISION.rawValue) {
             return ImageError(.unsupported, path: path, "\(text) (only 8-bit JPEG is supported)")
         }
+        if code == Int32(JERR_IMAGE_TOO_BIG.rawValue) {
+            let c = d.pointee.cinfo
+            let (w, h) = (Int(c.image_width), Int(c.image_height))
+            let mp = Int((Double(w) * Double(h) / 1e6).rounded())
+            return ImageError(.tooLarge, path: path, "declares \(w)×\(h) pixels (\(mp) MP), beyond JPEG's 65500-pixel side limit")
+        }
         if code == Int32(JERR_OUT_OF_MEMORY.rawValue) {
             return ImageError(.tooLarge, path: path, text)
         }

@@ -57,6 +57,16 @@ public enum ICCProfile {
         guard size <= profile.count else {
             return "ICC profile is truncated (declares \(size) bytes, has \(profile.count))"
         }
+        // The tag table (ICC.1 §7.3) must lie inside the declared size, and so must every tag.
+        func u32(_ o: Int) -> Int { Int(profile[o]) << 24 | Int(profile[o + 1]) << 16 | Int(profile[o + 2]) << 8 | Int(profile[o + 3]) }
+        let tags = u32(128)
+        guard tags <= (size - 132) / 12 else { return "ICC profile tag table runs past the end of the profile" }
+        for t in 0..<tags {
+            let offset = u32(132 + 12 * t + 4), length = u32(132 + 12 * t + 8)
+            guard offset >= 128 + 4, offset <= size, length <= size - offset else {
+                return "ICC profile tag \(t + 1) of \(tags) points outside the profile"
+            }
+        }
         return nil
     }
 

@@ -116,6 +116,14 @@ public final class PNGEncoder: RowSink {
     public func finish() throws {
         precondition(rowsWritten == height, "PNG finished after \(rowsWritten) of \(height) rows")
         guard rcp_png_writer_finish(w) == 1 else { throw failure() }
+        // libpng drops what it will not write (an RGB ICC profile on a gray image, say) with a
+        // warning; pass those on so the user knows a block did not make it.
+        for i in 0..<Int(w.pointee.distinct_warnings) {
+            let text = withUnsafeBytes(of: w.pointee.warnings) { raw in
+                String(cString: raw.baseAddress!.advanced(by: i * Int(RCP_PNG_MESSAGE)).assumingMemoryBound(to: CChar.self))
+            }
+            warnings.append(sentence(text))
+        }
     }
 
     private func failure() -> ImageError {

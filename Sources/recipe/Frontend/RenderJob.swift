@@ -77,7 +77,8 @@ struct RenderJob {
         } ?? 1
         try decoder.start(scaleDenominator: denominator)
 
-        var chain: RowSource = decoder
+        // The decoder gets a thread of its own; everything after it runs on this one.
+        var chain: RowSource = threaded ? PrefetchStep(source: decoder) : decoder
         if chain.width != stored.width || chain.height != stored.height {
             chain = ResampleStep(source: chain, width: stored.width, height: stored.height)
         }
@@ -99,12 +100,12 @@ struct RenderJob {
         case .jpeg:
             let encoder = try JPEGEncoder(handle: file.handle, path: output, width: target.width, height: target.height,
                                           colorModel: outFormat.colorModel, metadata: metadata, options: jpeg)
-            try StripPipeline.run(source: chain, sink: encoder, threaded: threaded)
+            try StripPipeline.run(source: chain, sink: encoder)
             encoderWarnings = encoder.warnings
         case .png:
             let encoder = try PNGEncoder(handle: file.handle, path: output, width: target.width, height: target.height,
                                          format: outFormat, metadata: metadata, options: png)
-            try StripPipeline.run(source: chain, sink: encoder, threaded: threaded)
+            try StripPipeline.run(source: chain, sink: encoder)
             encoderWarnings = encoder.warnings
         }
         try file.commit()

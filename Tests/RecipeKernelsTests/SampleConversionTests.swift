@@ -1,0 +1,79 @@
+import RecipeKernels
+import Testing
+
+@Suite("Sample conversions")
+struct SampleConversionTests {
+    @Test("8-bit → float → 8-bit is exact for every code")
+    func roundTrip8() {
+        for v in 0...255 {
+            let f = Float(v) / 255
+            let back: UInt8 = SampleConversion.quantize(f, max: 255)
+            #expect(Int(back) == v)
+        }
+    }
+
+    @Test("16-bit → float → 16-bit is exact for every code")
+    func roundTrip16() {
+        var wrong = 0
+        for v in 0...65535 {
+            let back: UInt16 = SampleConversion.quantize(Float(v) / 65535, max: 65535)
+            if Int(back) != v { wrong += 1 }
+        }
+        #expect(wrong == 0)
+    }
+
+    @Test("8-bit → linear → sRGB-encoded 8-bit is exact for every code (the resampler's path)")
+    func linearRoundTrip8() {
+        SRGB.encodeTable.withUnsafeBufferPointer { t in
+            for v in 0...255 {
+                let back: UInt8 = SampleConversion.quantize(SRGB.encodeClamped(SRGB.decodeTable8[v], table: t.baseAddress!), max: 255)
+                #expect(Int(back) == v)
+            }
+        }
+    }
+
+    @Test("the encode table agrees with the IEC formula to 2e-6")
+    func encodeTable() {
+        SRGB.encodeTable.withUnsafeBufferPointer { t in
+            var worst = 0.0
+            for i in 0...10000 {
+                let l = Double(i) / 10000
+                worst = max(worst, abs(Double(SRGB.encodeClamped(Float(l), table: t.baseAddress!)) - SRGB.encode(l)))
+            }
+            #expect(worst < 2e-6)
+        }
+    }
+
+    @Test("sRGB formula: known points")
+    func srgbPoints() {
+        #expect(abs(SRGB.decode(0.5) - 0.21404114) < 1e-7)
+        #expect(abs(SRGB.encode(0.21404114) - 0.5) < 1e-7)
+        #expect(SRGB.decode(0.04045) == 0.04045 / 12.92)
+    }
+
+    @Test("CMYK → RGB follows the formula, Adobe-inverted or not")
+    func cmyk() {
+        let src: [UInt8] = [0, 0, 0, 0, 255, 0, 0, 0, 10, 20, 30, 40]
+        var dst = [UInt8](repeating: 0, count: 9)
+        src.withUnsafeBufferPointer { s in dst.withUnsafeMutableBufferPointer { d in
+            ColorConversion.cmykToRGB(s.baseAddress!, d.baseAddress!, width: 3, adobeInverted: false)
+        } }
+        func plain(_ c: Int, _ k: Int) -> UInt8 { UInt8(((255 - c) * (255 - k) + 127) / 255) }
+        #expect(dst == [255, 255, 255, 0, 255, 255, plain(10, 40), plain(20, 40), plain(30, 40)])
+        src.withUnsafeBufferPointer { s in dst.withUnsafeMutableBufferPointer { d in
+            ColorConversion.cmykToRGB(s.baseAddress!, d.baseAddress!, width: 3, adobeInverted: true)
+        } }
+        #expect(dst[0] == 0 && dst[6] == UInt8((10 * 40 + 127) / 255))
+    }
+
+    @Test("flattening alpha onto white")
+    func flatten() {
+        let src: [UInt8] = [0, 0, 0, 255, 0, 0, 0, 0, 100, 100, 100, 128]
+        var dst = [UInt8](repeating: 0, count: 9)
+        src.withUnsafeBufferPointer { s in dst.withUnsafeMutableBufferPointer { d in
+            SampleConversion.flattenOnWhite(s.baseAddress!, d.baseAddress!, pixels: 3, colorChannels: 3)
+        } }
+        #expect(Array(dst[0..<6]) == [0, 0, 0, 255, 255, 255])
+        #expect(dst[6] == UInt8((100 * 128 + 255 * 127 + 127) / 255))
+    }
+}

@@ -1,0 +1,76 @@
+import RecipeCodecs
+import RecipeCore
+import RecipeRender
+import Testing
+import TestSupport
+
+/// A synthetic source: pixel (x, y) of channel c is a function of x, y, c.
+final class PatternSource: RowSource {
+    let width: Int, height: Int
+    let format = PixelFormat(.rgb, .uint8)
+    var next = 0
+    init(width: Int, height: Int) { self.width = width; self.height = height }
+    static func value(_ x: Int, _ y: Int, _ c: Int) -> UInt8 { UInt8((x * 7 + y * 13 + c * 50) & 0xFF) }
+    func readRows(into b: PixelBuffer) throws -> Int {
+        let n = min(b.rowCapacity, height - next)
+        for r in 0..<n {
+            let s = b.samples(r, as: UInt8.self)
+            for x in 0..<width { for c in 0..<3 { s[x * 3 + c] = Self.value(x, next + r, c) } }
+        }
+        b.rowCount = n; b.originY = next; next += n
+        return n
+    }
+}
+
+final class CollectingSink: RowSink {
+    let width: Int, height: Int, format: PixelFormat
+    var rows: [[UInt8]] = []
+    var finished = false
+    init(width: Int, height: Int, format: PixelFormat) { self.width = width; self.height = height; self.format = format }
+    func writeRows(from b: PixelBuffer) throws {
+        for r in 0..<b.rowCount { rows.append(Array(b.samples(r, as: UInt8.self))) }
+    }
+    func finish() throws { finished = true }
+}
+
+@Suite("Strip pipeline and steps")
+struct PipelineTests {
+    @Test("prefetching on a thread delivers the same rows in order as a plain loop")
+    func prefetchIdentity() throws {
+        let plain = CollectingSink(width: 57, height: 101, format: PixelFormat(.rgb, .uint8))
+        try StripPipeline.run(source: PatternSource(width: 57, height: 101), sink: plain, stripRows: 5)
+        let threaded = CollectingSink(width: 57, height: 101, format: PixelFormat(.rgb, .uint8))
+        try StripPipeline.run(source: PrefetchStep(source: PatternSource(width: 57, height: 101), stripRows: 3), sink: threaded)
+        #expect(plain.rows == threaded.rows && plain.rows.count == 101 && threaded.finished)
+    }
+
+    @Test("orientation step maps every pixel as EXIF says", arguments: Orientation.allCases)
+    func orient(o: Orientation) throws {
+        let (w, h) = (5, 3)
+        let (uw, uh) = o.orientedSize(width: w, height: h)
+        let sink = CollectingSink(width: uw, height: uh, format: PixelFormat(.rgb, .uint8))
+        try StripPipeline.run(source: OrientStep(source: PatternSource(width: w, height: h), orientation: o), sink: sink, stripRows: 2)
+        for y in 0..<uh { for x in 0..<uw {
+            let (sx, sy) = o.sourceCoordinate(x: x, y: y, uprightWidth: uw, uprightHeight: uh)
+            #expect(sink.rows[y][x * 3] == PatternSource.value(sx, sy, 0))
+        } }
+        // Independent statement of two cases: 6 turns the stored left column into the top row.
+        if o == .right { #expect(sink.rows[0][0] == PatternSource.value(0, h - 1, 0)) }
+        if o == .down { #expect(sink.rows[0][0] == PatternSource.value(w - 1, h - 1, 0)) }
+    }
+
+    @Test("resampling a flat image keeps it flat; downscaling halves a 2×2 checker to its mean")
+    func resampleFlat() throws {
+        final class Flat: RowSource {
+            let width = 40, height = 30, format = PixelFormat(.rgb, .uint8); var next = 0
+            func readRows(into b: PixelBuffer) throws -> Int {
+                let n = min(b.rowCapacity, height - next)
+                for r in 0..<n { b.row(r).initializeMemory(as: UInt8.self, repeating: 123, count: b.rowBytes) }
+                b.rowCount = n; b.originY = next; next += n; return n
+            }
+        }
+        let sink = CollectingSink(width: 13, height: 9, format: PixelFormat(.rgb, .uint8))
+        try StripPipeline.run(source: ResampleStep(source: Flat(), width: 13, height: 9), sink: sink)
+        #expect(sink.rows.allSatisfy { $0.allSatisfy { $0 == 123 } })
+    }
+}
