@@ -116,11 +116,9 @@ public final class AtomicOutputFile {
 public enum TemporaryFiles {
     static let slots = 64
     static let slotSize = 4096
-    nonisolated(unsafe) static let table: UnsafeMutablePointer<CChar> = {
-        let p = UnsafeMutablePointer<CChar>.allocate(capacity: slots * slotSize)
-        p.initialize(repeating: 0, count: slots * slotSize)
-        return p
-    }()
+    // calloc, not allocate+initialize: the zeroed pages stay untouched (and out of RSS) until used.
+    nonisolated(unsafe) static let table: UnsafeMutablePointer<CChar> =
+        calloc(slots * slotSize, 1)!.assumingMemoryBound(to: CChar.self)
     nonisolated(unsafe) static var lock = pthread_mutex_t()
     nonisolated(unsafe) static var lockReady: Bool = {
         pthread_mutex_init(&lock, nil)

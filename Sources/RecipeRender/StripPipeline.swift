@@ -13,10 +13,20 @@ import Glibc
 /// try StripPipeline.run(source: PrefetchStep(source: decoder), sink: encoder)
 /// ```
 public enum StripPipeline {
-    /// Rows per strip handed between steps.
-    public static let defaultStripRows = 32
+    /// Bytes a strip aims at: small enough that a chain's strips stay a few MiB even at 24 MP
+    /// (they sit beside a progressive JPEG's whole-image coefficient buffer), large enough that the
+    /// per-strip hand-over costs nothing measurable.
+    public static let stripByteBudget = 256 << 10
 
-    public static func run(source: RowSource, sink: RowSink, stripRows: Int = defaultStripRows) throws {
+    /// Rows per strip for rows of `rowBytes`: the byte budget, rounded up to a multiple of 8
+    /// (a JPEG MCU row is 8 or 16 lines), between 8 and 64.
+    public static func stripRows(rowBytes: Int) -> Int {
+        let rows = stripByteBudget / max(1, rowBytes)
+        return min(64, max(8, (rows + 7) / 8 * 8))
+    }
+
+    public static func run(source: RowSource, sink: RowSink, stripRows: Int? = nil) throws {
+        let stripRows = stripRows ?? Self.stripRows(rowBytes: source.width * source.format.bytesPerPixel)
         precondition(source.width == sink.width && source.height == sink.height, "source and sink sizes differ")
         precondition(source.format == sink.format, "source rows are \(source.format), the sink wants \(sink.format)")
         var done = 0
@@ -54,9 +64,10 @@ public final class PrefetchStep: RowSource {
     private var current: PixelBuffer?
     private var currentNext = 0
 
-    public init(source: RowSource, stripRows: Int = StripPipeline.defaultStripRows) {
+    public init(source: RowSource, stripRows: Int? = nil) {
         self.source = source
-        self.stripRows = max(1, min(stripRows, source.height))
+        let rows = stripRows ?? StripPipeline.stripRows(rowBytes: source.width * source.format.bytesPerPixel)
+        self.stripRows = max(1, min(rows, source.height))
     }
 
     deinit {

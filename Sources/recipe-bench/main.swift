@@ -2,7 +2,7 @@
 /// (`djpeg | cjpeg`) and peers (vips, ImageMagick) on the bench photos, and judges the targets.
 ///
 /// ```
-/// swift build -c release --static-swift-stdlib --scratch-path .build-static   # the binary measured
+/// .ci/build-release   # the binary measured
 /// swift build -c release --product recipe-bench
 /// .build/release/recipe-bench --runs 7 --out bench-results/today.md
 /// ```
@@ -54,7 +54,7 @@ for image in BenchImage.allCases {
 }
 guard FileSystem.isExecutable(options.recipeBinary) else {
     fail("no executable recipe binary at \(options.recipeBinary); build it with "
-        + "`swift build -c release --static-swift-stdlib --scratch-path .build-static` or pass --recipe-binary")
+        + "`.ci/build-release` or pass --recipe-binary")
 }
 guard let scratch = ScratchDirectory() else { fail("cannot create a temporary folder: \(FileSystem.errorText())") }
 
