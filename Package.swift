@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 //
 // One layer = one target = one folder (see ../shared/STYLE.md). Dependencies point one way:
-// Core ← Kernels ← Render; Core ← Codecs; only the CLI sees everything.
+// Core ← Kernels ← Ops ← Language; Core ← Kernels ← Render; Core ← Codecs; only the CLI sees everything.
 import PackageDescription
 
 let aptJPEG: [SystemPackageProvider] = [.apt(["libjpeg62-turbo-dev"])]
@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "recipe-bench", targets: ["recipe-bench"]),
         .library(name: "RecipeCodecs", targets: ["RecipeCodecs"]),
         .library(name: "RecipeRender", targets: ["RecipeRender"]),
+        .library(name: "RecipeLanguage", targets: ["RecipeLanguage"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -34,10 +35,12 @@ let package = Package(
             name: "RecipeCodecs",
             dependencies: ["RecipeCore", "RecipeKernels", "CJPEG", "CJPEGShim", "CPNG", "CPNGShim"]),
         .target(name: "RecipeRender", dependencies: ["RecipeCore", "RecipeKernels"]),
+        .target(name: "RecipeOps", dependencies: ["RecipeCore", "RecipeKernels"]),
+        .target(name: "RecipeLanguage", dependencies: ["RecipeCore", "RecipeOps", "CYAML"]),
         .executableTarget(
             name: "recipe",
             dependencies: [
-                "RecipeCore", "RecipeKernels", "RecipeCodecs", "RecipeRender",
+                "RecipeCore", "RecipeKernels", "RecipeCodecs", "RecipeRender", "RecipeOps", "RecipeLanguage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -51,7 +54,9 @@ let package = Package(
         .testTarget(
             name: "RecipeRenderTests",
             dependencies: ["RecipeRender", "RecipeCodecs", "TestSupport"]),
-        .testTarget(name: "recipeTests", dependencies: ["RecipeCodecs", "TestSupport"]),
+        .testTarget(name: "RecipeOpsTests", dependencies: ["RecipeOps", "TestSupport"]),
+        .testTarget(name: "RecipeLanguageTests", dependencies: ["RecipeLanguage", "RecipeOps", "TestSupport"]),
+        .testTarget(name: "recipeTests", dependencies: ["RecipeCodecs", "RecipeLanguage", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

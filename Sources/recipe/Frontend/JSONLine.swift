@@ -1,3 +1,5 @@
+import RecipeCore
+
 /// A flat JSON object on one line, for `--json` outputs read by scripts and editors.
 ///
 /// Hand-written because the outputs are flat and Foundation's JSONEncoder would pull the whole of
@@ -36,23 +38,7 @@ enum JSONLine {
         "{" + fields.map { "\(quote($0.0.replacingSpaces())):\($0.1.json)" }.joined(separator: ",") + "}"
     }
 
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20:
-                let h = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
+    static func quote(_ s: String) -> String { JSONValue.quote(s) }
 }
 
 extension String {

@@ -1,0 +1,69 @@
+import RecipeCore
+
+/// Canonical YAML text for scalars and flow collections: plain where a YAML reader would read the
+/// same text back as the same string, double-quoted otherwise.
+enum YAMLText {
+    /// A string value: plain when safe, else double-quoted with escapes.
+    static func string(_ s: String) -> String { isPlainSafe(s) ? s : quoted(s) }
+
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case _ where u.value < 0x20 || u.value == 0x7F:
+                let h = String(u.value, radix: 16)
+                out += "\\x" + (h.count < 2 ? "0" : "") + h
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+
+    static let reservedWords: Set<String> = [
+        "true", "false", "True", "False", "TRUE", "FALSE", "yes", "no", "Yes", "No", "YES", "NO",
+        "on", "off", "On", "Off", "ON", "OFF", "y", "n", "Y", "N", "null", "Null", "NULL", "~",
+    ]
+
+    /// True when `s` can be written unquoted, also inside a flow collection, and reads back as
+    /// the same string (not a number, boolean or null).
+    static func isPlainSafe(_ s: String) -> Bool {
+        guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last else { return false }
+        if reservedWords.contains(s) { return false }
+        if " \t".unicodeScalars.contains(first) || " \t".unicodeScalars.contains(last) { return false }
+        if "-?:,[]{}#&*!|>'\"%@`".unicodeScalars.contains(first) {
+            // `-5` style numbers are not strings anyway; a leading dash followed by a letter is fine.
+            if first == "-", s.count > 1, s.unicodeScalars.dropFirst().first.map({ CharacterSetLite.isLetter($0) }) == true {
+            } else {
+                return false
+            }
+        }
+        if s.contains(": ") || s.contains(" #") || s.hasSuffix(":") { return false }
+        for u in s.unicodeScalars {
+            if u.value < 0x20 || u.value == 0x7F { return false }
+            if ",[]{}".unicodeScalars.contains(u) { return false }
+        }
+        if looksNumeric(s) { return false }
+        return true
+    }
+
+    /// Would a YAML 1.1 or 1.2 reader take this as a number (including 3:2 sexagesimal, 0x1f, .inf)?
+    static func looksNumeric(_ s: String) -> Bool {
+        let scalars = s.unicodeScalars
+        guard let first = scalars.first else { return false }
+        if first == "." || first == "+" || first == "-" || CharacterSetLite.isDigit(first) {
+            return scalars.allSatisfy { CharacterSetLite.isDigit($0) || ".+-_:eExXoOabcdefABCDEFinfINFnaNA".unicodeScalars.contains($0) }
+        }
+        return false
+    }
+}
+
+/// ASCII character classes without Foundation.
+enum CharacterSetLite {
+    static func isDigit(_ u: Unicode.Scalar) -> Bool { u.value >= 48 && u.value <= 57 }
+    static func isLetter(_ u: Unicode.Scalar) -> Bool { (u.value >= 65 && u.value <= 90) || (u.value >= 97 && u.value <= 122) }
+}

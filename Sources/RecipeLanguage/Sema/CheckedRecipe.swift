@@ -1,0 +1,41 @@
+import RecipeCore
+
+/// The result of checking one recipe: the diagnostics, and when there is no error the typed
+/// filter DAG. The YAML tree is kept (after migrations) for `fmt` and `migrate`.
+public struct CheckedRecipe: Sendable {
+    /// One declared knob of `params:`.
+    public struct Knob: Sendable {
+        public var name: String
+        public var value: YAMLNode
+        public var doc: String?
+        public var keyRange: SourceRange
+        /// The override given on the command line, if any.
+        public var overridden: Bool
+    }
+
+    /// One entry of `stages:`, enabled or not.
+    public struct Stage: Sendable {
+        public var index: Int
+        public var id: String?
+        public var op: String?
+        public var enabled: Bool
+        /// Its node in the graph (nil when disabled or broken).
+        public var node: FilterGraph.NodeID?
+        public var range: SourceRange
+    }
+
+    public var file: SourceFile
+    public var root: YAMLNode?
+    /// The version the file declares (before migration).
+    public var declaredVersion: FormatVersion?
+    /// What the migrations did, one line each ("vignette: `intensity` is now `amount` (1.1)").
+    public var migrations: [String] = []
+    public var knobs: [Knob] = []
+    public var stages: [Stage] = []
+    public var graph: FilterGraph?
+    public var diagnostics: [Diagnostic] = []
+    /// True when the file is adjustment data of another format (identifier or major version).
+    public var isForeign = false
+
+    public var hasErrors: Bool { diagnostics.hasErrors }
+}

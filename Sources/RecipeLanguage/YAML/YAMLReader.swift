@@ -1,0 +1,256 @@
+internal import CYAML
+import RecipeCore
+
+/// Reads a recipe's YAML with libyaml's event API (the C library itself: its parser is the
+/// reference implementation, and the event API gives the marks we need) into a `YAMLNode` tree
+/// with file, line and column on every node. It bounds what hostile input can cost: file size,
+/// nesting depth and alias expansion are capped; explicit tags beyond YAML's core schema, a second
+/// document and duplicate keys (which libyaml accepts silently) are reported.
+///
+/// ```swift
+/// let (root, diagnostics) = YAMLReader.read(SourceFile(path: "a.recipe.yaml", text: "exposure: 0.3\n"))
+/// ```
+public enum YAMLReader {
+    /// Limits on what a recipe file may cost to read.
+    public struct Limits: Sendable {
+        public var maxBytes = 1 << 20
+        public var maxDepth = 64
+        /// Nodes that alias expansion may add in total (billion-laughs guard).
+        public var maxAliasNodes = 10_000
+        public init() {}
+    }
+
+    static let coreTags: Set<String> = [
+        "tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float",
+        "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map",
+    ]
+
+    /// The root node (nil when the file has no usable document) and the diagnostics found.
+    public static func read(_ file: SourceFile, limits: Limits = Limits()) -> (YAMLNode?, [Diagnostic]) {
+        if file.bytes.count > limits.maxBytes {
+            return (nil, [Diagnostic(.fileTooLarge,
+                "recipe file is \(file.bytes.count) bytes; the limit is \(limits.maxBytes)",
+                at: nil, file: file.path, notes: [.init("a recipe is a few kilobytes of text; is this the right file?")])])
+        }
+        var builder = Builder(file: file, limits: limits)
+        builder.run()
+        return (builder.root, builder.diagnostics)
+    }
+
+    /// Turns events into nodes on an explicit stack (no recursion, so depth costs no C stack).
+    struct Builder {
+        enum Frame {
+            case sequence(items: [YAMLNode], flow: Bool, tag: String?, anchor: String?, start: SourceLocation)
+            case mapping(pairs: [YAMLPair], pendingKey: YAMLNode?, flow: Bool, tag: String?, anchor: String?,
+                         start: SourceLocation)
+        }
+
+        let file: SourceFile
+        let limits: Limits
+        var stack: [Frame] = []
+        var anchors: [String: YAMLNode] = [:]
+        var aliasNodes = 0
+        var documents = 0
+        var root: YAMLNode?
+        var diagnostics: [Diagnostic] = []
+
+        init(file: SourceFile, limits: Limits) {
+            self.file = file
+            self.limits = limits
+        }
+
+        func range(_ start: yaml_mark_t, _ end: yaml_mark_t) -> SourceRange {
+            SourceRange(file: file.path,
+                        start: file.location(line: Int(start.line), column: Int(start.column)),
+                        end: file.location(line: Int(end.line), column: Int(end.column)))
+        }
+
+        mutating func run() {
+            var parser = yaml_parser_t()
+            guard yaml_parser_initialize(&parser) != 0 else {
+                diagnostics.append(Diagnostic(.yamlSyntax, "cannot start the YAML parser (out of memory)", at: nil, file: file.path))
+                return
+            }
+            defer { yaml_parser_delete(&parser) }
+            file.bytes.withUnsafeBufferPointer { buffer in
+                // libyaml keeps the pointer; the buffer outlives the parse loop below.
+                let base = buffer.baseAddress ?? UnsafePointer<UInt8>(bitPattern: 1)!
+                yaml_parser_set_input_string(&parser, base, buffer.count)
+                yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+                var event = yaml_event_t()
+                while true {
+                    guard yaml_parser_parse(&parser, &event) != 0 else {
+                        reportParserError(parser)
+                        return
+                    }
+                    defer { yaml_event_delete(&event) }
+                    if event.type == YAML_STREAM_END_EVENT { return }
+                    if !handle(event) { return }
+                }
+            }
+        }
+
+        mutating func reportParserError(_ parser: yaml_parser_t) {
+            let problem = parser.problem.map { String(cString: $0) } ?? "malformed YAML"
+            let mark = parser.problem_mark
+            let at = range(mark, mark)
+            var notes: [Diagnostic.Note] = []
+            if let context = parser.context.map({ String(cString: $0) }) {
+                notes.append(.init(context, at: range(parser.context_mark, parser.context_mark)))
+            }
+            // `color: #996633` inside a flow mapping: the `#` starts a comment and the mapping never
+            // closes, so libyaml complains a line later. Point at the likely cause.
+            let last = Int(mark.line), first = max(0, last - 10)
+            if first <= last {
+                for line in (first...last).reversed() {
+                    let text = Array(file.line(line + 1))
+                    let hashes = text.indices.filter { $0 > 0 && text[$0] == "#" && text[$0 - 1] == " " }
+                    if let hash = hashes.first, text[..<hash].contains(where: { $0 == "{" || $0 == "[" || $0 == ":" }),
+                       text[(hash + 1)...].prefix(6).count == 6, text[(hash + 1)...].prefix(6).allSatisfy(\.isHexDigit) {
+                        notes.append(.init("a `#` after a space starts a YAML comment (line \(line + 1)): quote colours, \"#rrggbb\""))
+                        break
+                    }
+                }
+            }
+            if problem.contains("tab") {
+                notes.append(.init("indent with spaces; YAML does not allow tabs for indentation"))
+            }
+            diagnostics.append(Diagnostic(.yamlSyntax, problem, at: at, notes: notes))
+        }
+
+        /// Handles one event; false stops the parse.
+        mutating func handle(_ event: yaml_event_t) -> Bool {
+            let r = range(event.start_mark, event.end_mark)
+            switch event.type {
+            case YAML_DOCUMENT_START_EVENT:
+                documents += 1
+                if documents > 1 {
+                    diagnostics.append(Diagnostic(.multipleDocuments,
+                        "a recipe file holds one YAML document; a second one starts here", at: r,
+                        notes: [.init("remove the `---` line and what follows, or put it in a file of its own")]))
+                    return false
+                }
+            case YAML_SCALAR_EVENT:
+                let s = event.data.scalar
+                let text = s.value.map { String(decoding: UnsafeBufferPointer(start: $0, count: Int(s.length)), as: UTF8.self) } ?? ""
+                let style: YAMLNode.ScalarStyle
+                switch s.style {
+                case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
+                case YAML_DOUBLE_QUOTED_SCALAR_STYLE: style = .doubleQuoted
+                case YAML_LITERAL_SCALAR_STYLE: style = .literal
+                case YAML_FOLDED_SCALAR_STYLE: style = .folded
+                default: style = .plain
+                }
+                guard let tag = checkTag(s.tag, at: r) else { return false }
+                let node = YAMLNode(.scalar(text, style), tag: tag, range: r)
+                return add(node, anchor: s.anchor)
+            case YAML_ALIAS_EVENT:
+                let name = event.data.alias.anchor.map { String(cString: $0) } ?? ""
+                guard let target = anchors[name] else {
+                    diagnostics.append(Diagnostic(.yamlSyntax, "alias `*\(name)` names no anchor defined before it", at: r))
+                    return false
+                }
+                aliasNodes += target.nodeCount
+                if aliasNodes > limits.maxAliasNodes {
+                    diagnostics.append(Diagnostic(.aliasBudget,
+                        "alias expansion exceeds \(limits.maxAliasNodes) nodes; refusing to expand further", at: r,
+                        notes: [.init("a recipe needs few aliases; this looks like an alias bomb (billion laughs)")]))
+                    return false
+                }
+                var copy = target
+                copy.range = r  // the copy is reported where the alias is used
+                return add(copy, anchor: nil)
+            case YAML_SEQUENCE_START_EVENT:
+                let s = event.data.sequence_start
+                guard let tag = checkTag(s.tag, at: r), push(at: r) else { return false }
+                stack.append(.sequence(items: [], flow: s.style == YAML_FLOW_SEQUENCE_STYLE, tag: tag,
+                                       anchor: s.anchor.map { String(cString: $0) }, start: r.start))
+            case YAML_MAPPING_START_EVENT:
+                let m = event.data.mapping_start
+                guard let tag = checkTag(m.tag, at: r), push(at: r) else { return false }
+                stack.append(.mapping(pairs: [], pendingKey: nil, flow: m.style == YAML_FLOW_MAPPING_STYLE, tag: tag,
+                                      anchor: m.anchor.map { String(cString: $0) }, start: r.start))
+            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                guard let frame = stack.popLast() else { return false }
+                switch frame {
+                case .sequence(let items, let flow, let tag, let anchor, let start):
+                    let node = YAMLNode(.sequence(items), tag: tag, flow: flow,
+                                        range: SourceRange(file: file.path, start: start, end: r.end))
+                    return addAnchored(node, anchor: anchor)
+                case .mapping(let pairs, _, let flow, let tag, let anchor, let start):
+                    checkDuplicates(pairs)
+                    let node = YAMLNode(.mapping(pairs), tag: tag, flow: flow,
+                                        range: SourceRange(file: file.path, start: start, end: r.end))
+                    return addAnchored(node, anchor: anchor)
+                }
+            default:
+                break
+            }
+            return true
+        }
+
+        mutating func push(at r: SourceRange) -> Bool {
+            if stack.count >= limits.maxDepth {
+                diagnostics.append(Diagnostic(.nestingTooDeep,
+                    "nesting deeper than \(limits.maxDepth) levels", at: r,
+                    notes: [.init("a recipe nests a few levels deep; this file is not a recipe or is hostile")]))
+                return false
+            }
+            return true
+        }
+
+        mutating func checkTag(_ tag: UnsafeMutablePointer<yaml_char_t>?, at r: SourceRange) -> String?? {
+            guard let tag else { return .some(nil) }
+            let name = String(cString: tag)
+            if Self.coreTagsContain(name) { return .some(name) }
+            diagnostics.append(Diagnostic(.unknownTag, "unknown tag `\(shortTag(name))`", at: r,
+                notes: [.init("recipes use plain YAML values; remove the tag")]))
+            return nil
+        }
+
+        static func coreTagsContain(_ name: String) -> Bool { YAMLReader.coreTags.contains(name) }
+
+        func shortTag(_ name: String) -> String {
+            name.hasPrefix("tag:yaml.org,2002:") ? "!!" + name.dropFirst("tag:yaml.org,2002:".count) : name
+        }
+
+        mutating func add(_ node: YAMLNode, anchor: UnsafeMutablePointer<yaml_char_t>?) -> Bool {
+            addAnchored(node, anchor: anchor.map { String(cString: $0) })
+        }
+
+        mutating func addAnchored(_ node: YAMLNode, anchor: String?) -> Bool {
+            if let anchor { anchors[anchor] = node }
+            guard let top = stack.popLast() else {
+                root = node
+                return true
+            }
+            switch top {
+            case .sequence(var items, let flow, let tag, let a, let start):
+                items.append(node)
+                stack.append(.sequence(items: items, flow: flow, tag: tag, anchor: a, start: start))
+            case .mapping(var pairs, let pending, let flow, let tag, let a, let start):
+                if let key = pending {
+                    pairs.append(YAMLPair(key: key, value: node))
+                    stack.append(.mapping(pairs: pairs, pendingKey: nil, flow: flow, tag: tag, anchor: a, start: start))
+                } else {
+                    stack.append(.mapping(pairs: pairs, pendingKey: node, flow: flow, tag: tag, anchor: a, start: start))
+                }
+            }
+            return true
+        }
+
+        mutating func checkDuplicates(_ pairs: [YAMLPair]) {
+            guard pairs.count > 1 else { return }
+            var seen: [String: SourceRange] = [:]
+            for pair in pairs {
+                guard let key = pair.key.scalar else { continue }
+                if let first = seen[key] {
+                    diagnostics.append(Diagnostic(.duplicateKey, "duplicate key `\(key)`", at: pair.key.range,
+                        notes: [.init("first given here; YAML would silently keep only one of them", at: first)]))
+                } else {
+                    seen[key] = pair.key.range
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import RecipeCore
+
+extension Operations {
+    /// Selects by brightness: the stage applies where the input's encoded luma lies in min…max,
+    /// fading out over `feather` on each side.
+    ///
+    /// ```yaml
+    /// - saturation: 0.8
+    ///   mask: {luminance: {min: 0.7, max: 1, feather: 0.1}}
+    /// ```
+    ///
+    /// `min` must be below `max`.
+    public static let luminanceMask = MaskSpec(
+        name: "luminance",
+        summary: "Applies the stage where the input's encoded Rec.709 luma lies in min…max, with smoothstep fades of width feather outside both ends.",
+        params: [
+            ParamSpec("min", .number(0...1, unit: .none), default: .number(0),
+                      "lowest encoded luma where the stage applies fully"),
+            ParamSpec("max", .number(0...1, unit: .none), default: .number(1),
+                      "highest encoded luma where the stage applies fully"),
+            ParamSpec("feather", .number(0...1, unit: .none), default: .number(0.1),
+                      "width of the fade beyond min and max, in encoded luma"),
+        ] + maskStrengthParams,
+        example: "mask: {luminance: {min: 0.7, max: 1, feather: 0.1}}",
+        validate: validateLuminanceMask)
+
+    private static func validateLuminanceMask(_ params: ParamSet) -> [ParamProblem] {
+        let low = params.number("min") ?? 0, high = params.number("max") ?? 1
+        guard !(low < high) else { return [] }
+        let at = params.isGiven("max") && !params.isGiven("min") ? "max" : "min"
+        return [ParamProblem(
+            at, "min (\(NumberFormatting.shortest(low))) must be below max (\(NumberFormatting.shortest(high)))")]
+    }
+}

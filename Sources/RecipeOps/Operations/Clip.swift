@@ -1,0 +1,31 @@
+import RecipeCore
+
+extension Operations {
+    /// Clamps every channel into min…max (CIColorClamp).
+    ///
+    /// ```yaml
+    /// - clip: {min: 0, max: 1}
+    /// ```
+    ///
+    /// `min` must be below `max`.
+    public static let clip = OperationSpec(
+        name: "clip",
+        summary: "Clamps every channel to min…max, clamp(v, min, max), in whatever space the values are in (CIColorClamp).",
+        opClass: .point, space: .any,
+        params: [
+            ParamSpec("min", .number(0...1, unit: .none), default: .number(0),
+                      "lowest value a channel keeps"),
+            ParamSpec("max", .number(0...1, unit: .none), default: .number(1),
+                      "highest value a channel keeps"),
+        ],
+        example: "clip: {min: 0, max: 1}",
+        validate: validateClip)
+
+    private static func validateClip(_ params: ParamSet) -> [ParamProblem] {
+        let low = params.number("min") ?? 0, high = params.number("max") ?? 1
+        guard !(low < high) else { return [] }
+        let at = params.isGiven("max") && !params.isGiven("min") ? "max" : "min"
+        return [ParamProblem(
+            at, "min (\(NumberFormatting.shortest(low))) must be below max (\(NumberFormatting.shortest(high)))")]
+    }
+}

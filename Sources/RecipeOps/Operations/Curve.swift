@@ -1,0 +1,38 @@
+import RecipeCore
+
+extension Operations {
+    /// A tone curve through 2–16 points, monotone cubic between them and linear outside
+    /// (Fritsch–Carlson; CIToneCurve-like).
+    ///
+    /// ```yaml
+    /// - curve: {points: [[0, 0.02], [0.5, 0.5], [1, 0.98]]}
+    /// - curve: {points: [[0, 0], [0.6, 0.7], [1, 1]], channel: b}
+    /// ```
+    ///
+    /// The x of each point must be greater than the x before it.
+    public static let curve = OperationSpec(
+        name: "curve",
+        summary: "Maps encoded values through a monotone cubic curve through the points, linear outside them (Fritsch–Carlson monotone cubic).",
+        opClass: .point, space: .encoded, primary: "points",
+        params: [
+            ParamSpec("points", .points(count: 2...16),
+                      default: .points([CanvasPoint(0, 0), CanvasPoint(1, 1)]),
+                      "[input, output] pairs of encoded values in 0…1, x increasing"),
+            ParamSpec("channel", .choice(["rgb", "r", "g", "b"]), default: .choice("rgb"),
+                      "channel the curve applies to: all three, or only red, green or blue"),
+        ],
+        example: "curve: {points: [[0, 0.02], [0.5, 0.5], [1, 0.98]]}",
+        validate: validateCurve)
+
+    private static func validateCurve(_ params: ParamSet) -> [ParamProblem] {
+        guard let points = params.points("points") else { return [] }
+        var problems: [ParamProblem] = []
+        for i in points.indices.dropFirst() where !(points[i].x > points[i - 1].x) {
+            let x = NumberFormatting.shortest(points[i].x), previous = NumberFormatting.shortest(points[i - 1].x)
+            problems.append(ParamProblem(
+                "points", "point \(i + 1) has x \(x), which is not greater than the x \(previous) of point \(i)",
+                notes: ["a curve maps each input to one output, so the x values must increase strictly"]))
+        }
+        return problems
+    }
+}

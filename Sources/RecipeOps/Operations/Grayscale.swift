@@ -1,0 +1,18 @@
+import RecipeCore
+
+extension Operations {
+    /// Replaces colours with their Rec.709 luminance.
+    ///
+    /// ```yaml
+    /// - grayscale: 1
+    /// ```
+    public static let grayscale = OperationSpec(
+        name: "grayscale",
+        summary: "Mixes linear RGB towards its Rec.709 luminance Y = 0.2126 R + 0.7152 G + 0.0722 B by amount.",
+        opClass: .point, space: .linear, primary: "amount",
+        params: [
+            ParamSpec("amount", .number(0...1, unit: .none), default: .number(1),
+                      "strength; 0 leaves the image unchanged, 1 is fully grey"),
+        ],
+        example: "grayscale: 1")
+}

@@ -1,0 +1,49 @@
+import RecipeCore
+
+extension Operations {
+    /// Maps the input range black…white onto out-black…out-white with a gamma in between
+    /// (ImageMagick `-level` and `+level`).
+    ///
+    /// ```yaml
+    /// - levels: {black: 0.05, white: 0.95, gamma: 1.2}
+    /// ```
+    ///
+    /// `black` must be below `white`, and `out-black` must not be above `out-white`.
+    public static let levels = OperationSpec(
+        name: "levels",
+        summary: "Maps encoded black…white onto out-black…out-white through a gamma, ob + (ow − ob)·clamp0((v − b)/(w − b))^(1/gamma) (ImageMagick LevelImage).",
+        opClass: .point, space: .encoded,
+        params: [
+            ParamSpec("black", .number(0...1, unit: .none), default: .number(0),
+                      "encoded input value that becomes out-black"),
+            ParamSpec("white", .number(0...1, unit: .none), default: .number(1),
+                      "encoded input value that becomes out-white"),
+            ParamSpec("gamma", .number(0.1...10, unit: .none), default: .number(1),
+                      "midtone gamma; above 1 brightens the midtones, 1 is linear"),
+            ParamSpec("out-black", .number(0...1, unit: .none), default: .number(0),
+                      "encoded output value for input black"),
+            ParamSpec("out-white", .number(0...1, unit: .none), default: .number(1),
+                      "encoded output value for input white"),
+        ],
+        example: "levels: {black: 0.05, white: 0.95, gamma: 1.2}",
+        validate: validateLevels)
+
+    private static func validateLevels(_ params: ParamSet) -> [ParamProblem] {
+        var problems: [ParamProblem] = []
+        let black = params.number("black") ?? 0, white = params.number("white") ?? 1
+        if !(black < white) {
+            let at = params.isGiven("white") && !params.isGiven("black") ? "white" : "black"
+            problems.append(ParamProblem(
+                at, "black (\(NumberFormatting.shortest(black))) must be below white (\(NumberFormatting.shortest(white)))",
+                notes: ["the input range black…white is stretched to out-black…out-white, so it cannot be empty"]))
+        }
+        let outBlack = params.number("out-black") ?? 0, outWhite = params.number("out-white") ?? 1
+        if !(outBlack <= outWhite) {
+            let at = params.isGiven("out-white") && !params.isGiven("out-black") ? "out-white" : "out-black"
+            problems.append(ParamProblem(
+                at, "out-black (\(NumberFormatting.shortest(outBlack))) must not be above out-white (\(NumberFormatting.shortest(outWhite)))",
+                notes: ["to invert the image, use `invert`"]))
+        }
+        return problems
+    }
+}

@@ -1,0 +1,18 @@
+import RecipeCore
+
+extension Operations {
+    /// Mixes linear RGB with its Rec.709 luminance (CIColorControls saturation).
+    ///
+    /// ```yaml
+    /// - saturation: 1.2
+    /// ```
+    public static let saturation = OperationSpec(
+        name: "saturation",
+        summary: "Moves linear RGB away from its Rec.709 luminance Y, Y + amount·(rgb − Y), so luminance is kept (CIColorControls saturation).",
+        opClass: .point, space: .linear, primary: "amount",
+        params: [
+            ParamSpec("amount", .number(0...2, unit: .factor), default: .number(1),
+                      "saturation factor; 0 is grey, 1 leaves the image unchanged, above 1 extrapolates"),
+        ],
+        example: "saturation: 1.2")
+}

@@ -1,0 +1,28 @@
+import RecipeCore
+
+extension Operations {
+    /// Corrects the colour of the light: maps the white of the illuminant (temp, tint) onto the
+    /// white of (target-temp, target-tint) (CITemperatureAndTint semantics, Lightroom's numbers).
+    ///
+    /// ```yaml
+    /// - white-balance: {temp: 5200, tint: 8}
+    /// ```
+    ///
+    /// A `temp` below `target-temp` cools the image; above it warms. Both whites come from the same
+    /// locus, so the defaults are an exact identity.
+    public static let whiteBalance = OperationSpec(
+        name: "white-balance",
+        summary: "Bradford-adapts linear RGB from the white of the illuminant (temp, tint) to the white of (target-temp, target-tint), both from Adobe DNG SDK Robertson temp/tint.",
+        opClass: .point, space: .linear, primary: "temp",
+        params: [
+            ParamSpec("temp", .number(2000...50000, unit: .kelvin), default: .number(6500),
+                      "colour temperature of the light in the scene, in kelvin"),
+            ParamSpec("tint", .number(-150...150, unit: .none), default: .number(0),
+                      "green–magenta offset of the light in the scene, in Adobe tint units; positive corrects towards magenta"),
+            ParamSpec("target-temp", .number(2000...50000, unit: .kelvin), default: .number(6500),
+                      "colour temperature the scene light is mapped to, in kelvin"),
+            ParamSpec("target-tint", .number(-150...150, unit: .none), default: .number(0),
+                      "tint the scene light is mapped to, in Adobe tint units"),
+        ],
+        example: "white-balance: {temp: 5200, tint: 8}")
+}

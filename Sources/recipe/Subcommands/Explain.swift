@@ -1,0 +1,121 @@
+import ArgumentParser
+import RecipeCodecs
+import RecipeCore
+import RecipeLanguage
+
+struct Explain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the typed filter graph a recipe compiles to: each node's op, class, parameters, inputs and size.",
+        discussion: """
+        Sizes are computed for --photo's upright size, or --size, or a nominal 6000×4000. \
+        --dot prints Graphviz instead (`recipe explain r.recipe.yaml --dot | dot -Tsvg > r.svg`).
+        """)
+
+    @Argument(help: "The recipe.")
+    var recipe: String
+
+    @Option(help: "Compute sizes for this photo (its header is read, no pixels).")
+    var photo: String?
+
+    @Option(help: "Compute sizes for a photo of WIDTHxHEIGHT pixels.")
+    var size: String?
+
+    @Option(name: .customLong("set"), help: "Override a recipe param: --set name=value (repeatable).")
+    var overrides: [String] = []
+
+    @Flag(help: "Print Graphviz dot.")
+    var dot = false
+
+    func run() throws {
+        var options = CheckOptions()
+        options.overrides = try parseOverrides(overrides)
+        if let photo {
+            let decoder = try ImageDecoders.open(photo)
+            let s = decoder.info.uprightSize
+            options.sourceSize = CanvasSize(width: s.width, height: s.height)
+        } else if let size {
+            let parts = size.lowercased().split(separator: "x")
+            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 1_000_000, h <= 1_000_000 else {
+                throw ValidationError("--size must be WIDTHxHEIGHT, e.g. 6000x4000")
+            }
+            options.sourceSize = CanvasSize(width: w, height: h)
+        }
+        let checked = RecipeChecker.load(path: recipe, options: options)
+        for d in checked.diagnostics { Console.printError(DiagnosticPrinter.render(d, source: checked.file)) }
+        guard let graph = checked.graph else { throw CommandFailure(exitCode: 1) }
+        print(dot ? GraphText.dot(graph, title: recipe) : GraphText.text(graph, checked: checked), terminator: "")
+    }
+}
+
+/// `--set name=value` pairs.
+func parseOverrides(_ list: [String]) throws -> [String: String] {
+    var out: [String: String] = [:]
+    for item in list {
+        guard let eq = item.firstIndex(of: "="), eq != item.startIndex else {
+            throw ValidationError("--set takes name=value, not `\(item)`")
+        }
+        out[String(item[..<eq])] = String(item[item.index(after: eq)...])
+    }
+    return out
+}
+
+/// Text and Graphviz renderings of a filter graph.
+enum GraphText {
+    static func text(_ graph: FilterGraph, checked: CheckedRecipe) -> String {
+        var out = "\(checked.file.path): format \(RecipeFormat.identifier) \(checked.declaredVersion.map { "\($0)" } ?? "?")"
+        if !checked.migrations.isEmpty { out += " (migrated to \(RecipeFormat.current))" }
+        out += "\n"
+        for knob in checked.knobs {
+            out += "param $\(knob.name) = \(knob.value.scalar ?? "…")\(knob.overridden ? " (--set)" : "")\n"
+        }
+        let disabled = checked.stages.filter { !$0.enabled }
+        for (i, node) in graph.nodes.enumerated() {
+            var line = "#\(i) "
+            if i == 0 {
+                line += "source".padding(18) + "\(node.size)"
+                out += line + "\n"
+                continue
+            }
+            let name = node.op + (node.stageID.map { " (\($0))" } ?? "")
+            line += name.padding(18)
+            line += "\(node.size)".padding(12)
+            line += (node.opClass?.rawValue ?? "").padding(17)
+            line += "← " + node.inputs.map { "#\($0)" }.joined(separator: ", ")
+            line += "   stage \(node.stageIndex)"
+            out += line + "\n"
+            let params = node.params.names.map { name -> String in
+                let v = node.params[name]!.description
+                let bound = node.bindings[name].map { " ($\($0))" } ?? ""
+                return "\(name) \(v)\(bound)\(node.params.isGiven(name) ? "" : "·")"
+            }
+            if !params.isEmpty { out += "     " + params.joined(separator: ", ") + "\n" }
+            if let mask = node.mask {
+                out += "     mask \(mask.kind): " + mask.params.names.map { "\($0) \(mask.params[$0]!.description)" }.joined(separator: ", ") + "\n"
+            }
+        }
+        out += "output: #\(graph.output) \(graph.nodes[graph.output].size)\n"
+        if !disabled.isEmpty {
+            out += "disabled: " + disabled.map { "stage \($0.index) (\($0.op ?? "?"))" }.joined(separator: ", ") + "\n"
+        }
+        out += "(· marks a default value)\n"
+        return out
+    }
+
+    static func dot(_ graph: FilterGraph, title: String) -> String {
+        var out = "digraph recipe {\n  label=\(JSONValue.quote(title));\n  rankdir=TB;\n  node [shape=box, fontname=\"Helvetica\"];\n"
+        for (i, node) in graph.nodes.enumerated() {
+            var label = i == 0 ? "source\\n\(node.size)" : "\(node.op)\(node.stageID.map { " (\($0))" } ?? "")\\n\(node.size)"
+            if i > 0 {
+                let given = node.params.names.filter { node.params.isGiven($0) }
+                if !given.isEmpty { label += "\\n" + given.map { "\($0) \(node.params[$0]!.description.filter { $0 != "\"" })" }.joined(separator: "\\n") }
+                if let mask = node.mask { label += "\\nmask: \(mask.kind)" }
+            }
+            let shape = i == graph.output ? ", peripheries=2" : ""
+            out += "  n\(i) [label=\"\(label)\"\(shape)];\n"
+            for (k, input) in node.inputs.enumerated() {
+                out += "  n\(input) -> n\(i)\(k > 0 ? " [style=dashed]" : "");\n"
+            }
+        }
+        return out + "}\n"
+    }
+}

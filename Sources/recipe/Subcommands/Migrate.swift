@@ -1,0 +1,62 @@
+import ArgumentParser
+import RecipeCore
+import RecipeLanguage
+
+struct Migrate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Rewrite recipes of an older format version to the current one, so the upgrade is a visible diff.",
+        discussion: """
+        Migrations run one version step at a time; the file is then written in the canonical form \
+        (comments kept). With --check nothing is written: files that need migrating are listed and \
+        the exit status is 1.
+        """)
+
+    @Argument(help: "Recipe files, or folders to search for *.recipe.yaml.")
+    var paths: [String]
+
+    @Flag(help: "Write nothing; list files of an older version and exit 1 if there are any.")
+    var check = false
+
+    @Flag(name: .customLong("stdout"), help: "Print the migrated recipe instead of rewriting the file.")
+    var toStdout = false
+
+    func run() throws {
+        let (files, missing) = RecipeFiles.expand(paths)
+        var failed = !missing.isEmpty
+        for path in missing { Console.error("\(path): no such file or folder") }
+        var pending = 0
+        for path in files {
+            let checked = RecipeChecker.load(path: path)
+            if checked.hasErrors {
+                for d in checked.diagnostics where d.severity == .error {
+                    Console.printError(DiagnosticPrinter.render(d, source: checked.file))
+                }
+                Console.error("\(path): not migrated: fix the errors first")
+                failed = true
+                continue
+            }
+            guard let from = checked.declaredVersion, from < RecipeFormat.current else {
+                if toStdout, let text = RecipePrinter.format(checked) { print(text, terminator: "") }
+                continue
+            }
+            pending += 1
+            if check {
+                print(path)
+                continue
+            }
+            guard let text = RecipePrinter.format(checked) else { continue }
+            if toStdout {
+                print(text, terminator: "")
+                continue
+            }
+            try TextOutput.replace(path, with: text)
+            Console.printError("migrated \(path): \(from) → \(RecipeFormat.current)")
+            for line in checked.migrations { Console.printError("  \(line)") }
+        }
+        if check && pending > 0 {
+            Console.printError("\(pending) file\(pending == 1 ? " needs" : "s need") migrating to \(RecipeFormat.current)")
+            failed = true
+        }
+        if failed { throw CommandFailure(exitCode: 1) }
+    }
+}
