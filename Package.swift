@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .executable(name: "recipe", targets: ["recipe"]),
         .executable(name: "recipe-bench", targets: ["recipe-bench"]),
+        .executable(name: "recipe-fuzz", targets: ["recipe-fuzz"]),
         .library(name: "RecipeCodecs", targets: ["RecipeCodecs"]),
         .library(name: "RecipeRender", targets: ["RecipeRender"]),
         .library(name: "RecipeLanguage", targets: ["RecipeLanguage"]),
@@ -44,6 +45,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
+            name: "recipe-fuzz",
+            dependencies: ["RecipeCore", "RecipeOps", "RecipeLanguage"]),
+        .executableTarget(
             name: "recipe-bench",
             dependencies: ["RecipeCore", "RecipeCodecs", "RecipeRender"]),
 
@@ -55,7 +59,9 @@ let package = Package(
             name: "RecipeRenderTests",
             dependencies: ["RecipeRender", "RecipeCodecs", "TestSupport"]),
         .testTarget(name: "RecipeOpsTests", dependencies: ["RecipeOps", "TestSupport"]),
-        .testTarget(name: "RecipeLanguageTests", dependencies: ["RecipeLanguage", "RecipeOps", "TestSupport"]),
+        .testTarget(
+            name: "RecipeLanguageTests", dependencies: ["RecipeLanguage", "RecipeOps", "TestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "recipeTests", dependencies: ["RecipeCodecs", "RecipeLanguage", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -37,6 +37,7 @@ struct BenchOptions {
     static let usage = """
         usage: recipe-bench [--runs N] [--corpus DIR] [--recipe-binary PATH] [--out FILE.md]
                             [--launcher fork|posix-spawn]
+               recipe-bench check [--files N] [--runs N] [--recipe-binary PATH] [--keep]
 
         Times the `recipe` CLI against the libjpeg-turbo floor (djpeg | cjpeg) and peers on the
         bench photos, as separate processes: median wall time of N runs after 1 warm-up, and the
@@ -51,6 +52,8 @@ struct BenchOptions {
           --launcher KIND       fork (default) or posix-spawn; posix-spawn children inherit the
                                 bench's own peak RSS as their floor (see the report's notes)
           -h, --help            show this text
+
+        `recipe-bench check --help` describes the check-speed benchmark (files/s of `recipe check`).
         """
 
     /// Parses `arguments` (without the program name). Accepts `--name value` and `--name=value`.

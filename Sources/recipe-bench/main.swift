@@ -22,6 +22,11 @@ func fail(_ message: String, status: Int32 = 1) -> Never {
     exit(status)
 }
 
+// `recipe-bench check …`: the check-speed benchmark (CheckBenchmark.swift).
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "check" {
+    exit(CheckBenchmark.run(Array(CommandLine.arguments.dropFirst(2))))
+}
+
 let options: BenchOptions
 do {
     switch try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()), packageRoot: BenchOptions.findPackageRoot()) {

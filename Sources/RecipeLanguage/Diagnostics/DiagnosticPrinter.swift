@@ -17,7 +17,7 @@ public enum DiagnosticPrinter {
         let severityColor = d.severity == .error ? red : d.severity == .warning ? yellow : blue
         let position = d.range.map { "\($0.file):\($0.start.line):\($0.start.column)" } ?? d.file
         var out = "\(bold)\(position): \(severityColor)\(d.severity.rawValue)[\(d.code.rawValue)]\(reset)\(bold): \(d.message)\(reset)\n"
-        if let range = d.range, let source, range.start.line <= source.lineCount {
+        if let range = d.range, let source, range.file == source.path, range.start.line <= source.lineCount {
             let number = String(range.start.line)
             let gutter = String(repeating: " ", count: number.count + 1)
             let line = source.line(range.start.line)

@@ -135,8 +135,12 @@ public enum SchemaDocument {
         case .length(let px, _):
             return .object([("anyOf", [number(px), .object([("type", "string"), ("pattern", "^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?:px|%)$")])])])
         case .angle(let r, let allowed):
-            if let allowed { return .object([("enum", .array(allowed.map { .int(Int($0)) }))]) }
-            return .object([("anyOf", [number(r), .object([("type", "string"), ("pattern", "^[+-]?[0-9.]+deg$")])])])
+            if let allowed {
+                let words = allowed.map { NumberFormatting.shortest($0) }
+                return .object([("anyOf", [.object([("enum", .array(allowed.map { .number($0) }))]),
+                                           .object([("type", "string"), ("pattern", .string("^(?:" + words.joined(separator: "|") + ")(?:\\.0*)?deg$"))])])])
+            }
+            return .object([("anyOf", [number(r), .object([("type", "string"), ("pattern", "^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?deg$")])])])
         case .file(let ext):
             return .object([("type", "string"), ("pattern", .string("\\.(?:" + ext.joined(separator: "|") + ")$"))])
         case .matrix:

@@ -82,7 +82,8 @@ public enum RecipePrinter {
                 case "version":
                     add(Element(depth: 0, indent: 0, head: "version: \(pair.value.scalar ?? "")", sourceStart: start, sourceEnd: end, keepsBlank: true))
                 default:
-                    add(Element(depth: 0, indent: 0, head: "\(key): \(genericText(pair.value))", sourceStart: start, sourceEnd: end, keepsBlank: true))
+                    let text = key == "note" ? noteText(pair.value) : genericText(pair.value)
+                    add(Element(depth: 0, indent: 0, head: "\(key): \(text)", sourceStart: start, sourceEnd: end, keepsBlank: true))
                 }
             }
         }
@@ -103,13 +104,13 @@ public enum RecipePrinter {
                 let key = pair.key.scalar ?? ""
                 let start = i == 0 ? stage.range.start.line : pair.key.range.start.line
                 let end = lastLine(pair.value)
-                let prefix = i == 0 ? "- " : "  "
-                var element = Element(depth: i == 0 ? 1 : 2, indent: 2, head: "", sourceStart: start, sourceEnd: end, keepsBlank: i == 0)
+                let prefix = i == 0 ? "- " : ""
+                var element = Element(depth: i == 0 ? 1 : 2, indent: i == 0 ? 2 : 4, head: "", sourceStart: start, sourceEnd: end, keepsBlank: i == 0)
                 if let spec = Operations.named(key) {
                     let (inline, block) = opText(spec, pair.value)
                     // Block form when the flow form is too wide or a comment sits inside the params.
                     let commentInside = hasCommentInside(from: pair.key.range.start.line + 1, to: end)
-                    if let inline, !commentInside, 2 + prefix.count + key.count + 2 + inline.count <= RecipePrinter.maxFlowWidth {
+                    if let inline, !commentInside, 4 + key.count + 2 + inline.count <= RecipePrinter.maxFlowWidth {
                         element.head = prefix + key + ": " + inline
                         add(element)
                     } else {
@@ -124,7 +125,7 @@ public enum RecipePrinter {
                     element.head = prefix + "mask: " + maskText(pair.value)
                     add(element)
                 } else {
-                    element.head = prefix + key + ": " + genericText(pair.value)
+                    element.head = prefix + key + ": " + (key == "note" ? noteText(pair.value) : genericText(pair.value))
                     add(element)
                 }
             }
@@ -142,9 +143,10 @@ public enum RecipePrinter {
         func opText(_ spec: OperationSpec, _ value: YAMLNode) -> (String?, [(String, String, (start: Int, end: Int))]) {
             guard let params = value.mapping else {
                 if value.isNull { return ("{}", []) }
-                // Shorthand: the primary parameter's value.
-                let kind = spec.primary.flatMap { spec.param($0) }?.kind
-                return (kind.map { paramText(value, $0) } ?? genericText(value), [])
+                // Shorthand: the primary parameter's value (in block form under its key when too wide).
+                guard let primary = spec.primary.flatMap({ spec.param($0) }) else { return (genericText(value), []) }
+                let text = paramText(value, primary.kind)
+                return (text, [(primary.name, text, (value.range.start.line, lastLine(value)))])
             }
             var given: [(String, String, (start: Int, end: Int))] = []
             for p in spec.params {
@@ -206,6 +208,12 @@ public enum RecipePrinter {
             }
         }
 
+        /// A note: free text in block context, so commas and brackets need no quotes.
+        func noteText(_ node: YAMLNode) -> String {
+            guard let s = node.scalar else { return genericText(node) }
+            return YAMLText.string(s, inFlow: false)
+        }
+
         /// Canonical text of any value: numbers shortest, strings plain when safe, flow collections.
         func genericText(_ node: YAMLNode) -> String {
             switch node.content {
@@ -246,7 +254,13 @@ public enum RecipePrinter {
             let bySource = elements.indices.sorted {
                 (elements[$0].sourceStart, elements[$0].depth) < (elements[$1].sourceStart, elements[$1].depth)
             }
+            let firstSourceLine = elements.map(\.sourceStart).min() ?? .max
             for c in comments {
+                if c.fullLine, c.line < firstSourceLine, !elements.isEmpty {
+                    // The file's opening comments stay at the top, whatever key comes first.
+                    elements[0].leading.append(c.text)
+                    continue
+                }
                 if !c.fullLine {
                     // Trailing: the deepest element covering the line; on its first line it stays
                     // trailing, further down it moves above the element.
@@ -258,6 +272,12 @@ public enum RecipePrinter {
                         }
                         continue
                     }
+                }
+                // Inside an element printed on one line (a block `mask:` folded to flow, say): above it.
+                if let i = bySource.last(where: { elements[$0].sourceStart < c.line && c.line <= elements[$0].sourceEnd }),
+                   !bySource.contains(where: { elements[$0].sourceStart > c.line && elements[$0].sourceStart <= elements[i].sourceEnd }) {
+                    elements[i].leading.append(c.text)
+                    continue
                 }
                 // Leading: the first element starting after it (the outermost of those on that line).
                 if let i = bySource.first(where: { elements[$0].sourceStart > c.line }) {
@@ -282,7 +302,7 @@ public enum RecipePrinter {
         func serialise(orphans: [String]) -> String {
             var out = ""
             for (i, e) in elements.enumerated() {
-                let pad = String(repeating: " ", count: e.depth == 0 ? 0 : e.indent)
+                let pad = String(repeating: " ", count: e.indent)
                 if e.blankBefore && i > 0 { out += "\n" }
                 for c in e.leading { out += pad + c + "\n" }
                 out += pad + e.head

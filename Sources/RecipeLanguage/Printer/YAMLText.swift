@@ -4,7 +4,7 @@ import RecipeCore
 /// same text back as the same string, double-quoted otherwise.
 enum YAMLText {
     /// A string value: plain when safe, else double-quoted with escapes.
-    static func string(_ s: String) -> String { isPlainSafe(s) ? s : quoted(s) }
+    static func string(_ s: String, inFlow: Bool = true) -> String { isPlainSafe(s, inFlow: inFlow) ? s : quoted(s) }
 
     static func quoted(_ s: String) -> String {
         var out = "\""
@@ -31,7 +31,7 @@ enum YAMLText {
 
     /// True when `s` can be written unquoted, also inside a flow collection, and reads back as
     /// the same string (not a number, boolean or null).
-    static func isPlainSafe(_ s: String) -> Bool {
+    static func isPlainSafe(_ s: String, inFlow: Bool = true) -> Bool {
         guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last else { return false }
         if reservedWords.contains(s) { return false }
         if " \t".unicodeScalars.contains(first) || " \t".unicodeScalars.contains(last) { return false }
@@ -45,7 +45,7 @@ enum YAMLText {
         if s.contains(": ") || s.contains(" #") || s.hasSuffix(":") { return false }
         for u in s.unicodeScalars {
             if u.value < 0x20 || u.value == 0x7F { return false }
-            if ",[]{}".unicodeScalars.contains(u) { return false }
+            if inFlow, ",[]{}".unicodeScalars.contains(u) { return false }
         }
         if looksNumeric(s) { return false }
         return true

@@ -37,7 +37,8 @@ public enum RecipeChecker {
 
     static func readFile(_ path: String, limit: Int) -> Result<[UInt8], Diagnostic> {
         func failure(_ why: String, _ code: DiagnosticCode = .unreadableFile) -> Result<[UInt8], Diagnostic> {
-            .failure(Diagnostic(code, why, at: nil, file: path))
+            let notes: [Diagnostic.Note] = code == .fileTooLarge ? [.init("a recipe is a few kilobytes of text; is this the right file?")] : []
+            return .failure(Diagnostic(code, why, at: nil, file: path, notes: notes))
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return failure("cannot open the recipe: \(errnoText())") }
@@ -67,6 +68,8 @@ struct Checker {
     var result: CheckedRecipe
     var knobs: [String: CheckedRecipe.Knob] = [:]
     var usedKnobs: Set<String> = []
+    /// Knobs declared with a mistake (already reported): their uses raise nothing more.
+    var brokenKnobs: Set<String> = []
 
     /// A stage after its own checks, before the graph is built.
     struct StageDraft {
@@ -179,7 +182,7 @@ struct Checker {
         if let note = entries["note"], note.value.scalar == nil || note.value.sequence != nil {
             error(.wrongType, "`note` must be text, not \(note.value.kindDescription)", note.value.range)
         }
-        if let params = entries["params"] { checkKnobs(params.value) }
+        checkKnobs(entries["params"]?.value)
 
         let migratedPairs = root.mapping ?? []
         guard let stagesPair = migratedPairs.first(where: { $0.key.scalar == "stages" }) else {
@@ -234,8 +237,16 @@ struct Checker {
 
     // MARK: - params: (knobs)
 
-    mutating func checkKnobs(_ node: YAMLNode) {
-        if node.isNull { return }
+    mutating func checkKnobs(_ node: YAMLNode?) {
+        defer {
+            for name in options.overrides.keys.sorted() where knobs[name] == nil {
+                var notes: [Diagnostic.Note] = []
+                if let guess = Suggestions.closest(to: name, in: knobs.keys) { notes.append(.init("did you mean `\(guess)`?")) }
+                notes.append(.init(knobs.isEmpty ? "the recipe declares no params" : "declared: \(Suggestions.list(knobs.keys.sorted(), conjunction: "and"))"))
+                error(.undefinedParam, "`--set \(name)`: the recipe declares no param `\(name)`", nil, notes: notes)
+            }
+        }
+        guard let node, !node.isNull else { return }
         guard let pairs = node.mapping else {
             error(.invalidParamDeclaration, "`params` must be a mapping of names to default values, not \(node.kindDescription)", node.range,
                   notes: [.init("for example `params: {warmth: 5200}`")])
@@ -266,6 +277,7 @@ struct Checker {
                     }
                 }
                 guard let defaultNode else {
+                    brokenKnobs.insert(name)
                     error(.invalidParamDeclaration, "param `\(name)` has no `default`", pair.value.range,
                           notes: [.init("write `\(name): {default: …}` or `\(name): …`")])
                     continue
@@ -273,6 +285,7 @@ struct Checker {
                 value = defaultNode
             }
             if value.plainScalar?.hasPrefix("$") == true {
+                brokenKnobs.insert(name)
                 error(.invalidParamDeclaration, "param `\(name)` cannot refer to another param", value.range)
                 continue
             }
@@ -289,11 +302,6 @@ struct Checker {
             let knob = CheckedRecipe.Knob(name: name, value: value, doc: doc, keyRange: pair.key.range, overridden: overridden)
             knobs[name] = knob
             result.knobs.append(knob)
-        }
-        for name in options.overrides.keys.sorted() where knobs[name] == nil {
-            var notes: [Diagnostic.Note] = []
-            if let guess = Suggestions.closest(to: name, in: knobs.keys) { notes.append(.init("did you mean `\(guess)`?")) }
-            error(.undefinedParam, "`--set \(name)`: the recipe declares no param `\(name)`", nil, notes: notes)
         }
     }
 
@@ -352,6 +360,7 @@ struct Checker {
                 var values = ValueChecker(source: file)
                 let v = values.convert(pair.value, Checker.enabledSpec, what: "`enabled`")
                 result.diagnostics += values.diagnostics
+        usedKnobs.formUnion(values.mentionedParams)
                 guard case .boolean(let on)? = v else {
                     draft.broken = true
                     continue
@@ -443,6 +452,7 @@ struct Checker {
             var values = ValueChecker(source: file)
             let v = values.convert(node, paramSpec, what: what)
             result.diagnostics += values.diagnostics
+        usedKnobs.formUnion(values.mentionedParams)
             guard let v else { draft.broken = true; continue }
             if case .file(let path) = v, !checkFileReference(path, node.range, what: what) { draft.broken = true }
             params.set(key, v, given: true)
@@ -481,6 +491,10 @@ struct Checker {
     }
 
     mutating func knobValue(_ name: String, at node: YAMLNode, spec: ParamSpec, what: String) -> ParamValue? {
+        if brokenKnobs.contains(name) {
+            usedKnobs.insert(name)
+            return nil
+        }
         guard let knob = knobs[name] else {
             var notes: [Diagnostic.Note] = []
             if let guess = Suggestions.closest(to: name, in: knobs.keys) { notes.append(.init("did you mean `$\(guess)`?")) }
@@ -566,6 +580,7 @@ struct Checker {
                 var values = ValueChecker(source: file)
                 let v = values.convert(f.value, p, what: "`\(key)` of mask `\(kind)`")
                 result.diagnostics += values.diagnostics
+        usedKnobs.formUnion(values.mentionedParams)
                 guard let v else { draft.broken = true; continue }
                 params.set(key, v, given: true)
                 ranges[key] = f.key.range
@@ -620,7 +635,8 @@ struct Checker {
             guard target < stage else {
                 error(.cyclicInput, target == stage ? "\(what) `\(ref)` names this stage itself: it would read its own output"
                                                     : "\(what) `\(ref)` names stage \(target), which comes later: stages read only earlier ones",
-                      range, notes: [.init("stages run in order; move the stage `\(ref)` before this one")])
+                      range, notes: [.init(target == stage ? "name an earlier stage's id, or leave `input` out to read the previous stage"
+                                                           : "stages run in order; move the stage `\(ref)` before this one")])
                 return nil
             }
             return outputOf[target]

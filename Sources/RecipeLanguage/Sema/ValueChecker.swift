@@ -10,7 +10,16 @@ struct ValueChecker {
     init(source: SourceFile) { self.source = source }
 
     /// `what` names the parameter in messages: "`ev` of `exposure`".
+    /// Names of `$params` seen where they are not allowed (so they are not also "never used").
+    var mentionedParams: Set<String> = []
+
     mutating func convert(_ node: YAMLNode, _ spec: ParamSpec, what: String) -> ParamValue? {
+        if let s = node.plainScalar, s.hasPrefix("$"), s.count > 1 {
+            mentionedParams.insert(String(s.dropFirst()))
+            error(.wrongType, "\(what) cannot be a param: `\(s)` may only stand for the whole value of an operation's parameter", node,
+                  notes: [.init("for a point or list, give the param the whole value: `params: {c: [0.4, 0.5]}` and `center: $c`")])
+            return nil
+        }
         switch spec.kind {
         case .number(let range, let unit):
             guard let v = number(node, what: what, expected: "a number") else { return nil }
@@ -153,6 +162,12 @@ struct ValueChecker {
     // MARK: - pieces
 
     mutating func number(_ node: YAMLNode, what: String, expected: String) -> Double? {
+        if let s = node.plainScalar, s.hasPrefix("$"), s.count > 1 {
+            mentionedParams.insert(String(s.dropFirst()))
+            error(.wrongType, "\(what) cannot be a param: `\(s)` may only stand for the whole value of an operation's parameter", node,
+                  notes: [.init("for a point or list, give the param the whole value: `params: {c: [0.4, 0.5]}` and `center: $c`")])
+            return nil
+        }
         guard case .scalar(let s, let style) = node.content, !node.isNull else {
             error(.wrongType, "\(what) must be \(expected), not \(node.kindDescription)", node)
             return nil
@@ -245,7 +260,7 @@ struct ValueChecker {
             return nil
         }
         let hex = s.hasPrefix("#") ? s.dropFirst() : Substring(s)
-        guard hex.count == 6, let n = UInt32(hex, radix: 16) else {
+        guard hex.count == 6, hex.allSatisfy(\.isHexDigit), let n = UInt32(hex, radix: 16) else {
             error(.wrongType, "\(what) must be a colour \"#rrggbb\" or [r, g, b], not `\(s)`", node)
             return nil
         }

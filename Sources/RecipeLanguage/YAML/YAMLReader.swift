@@ -95,7 +95,8 @@ public enum YAMLReader {
             let mark = parser.problem_mark
             let at = range(mark, mark)
             var notes: [Diagnostic.Note] = []
-            if let context = parser.context.map({ String(cString: $0) }) {
+            if let context = parser.context.map({ String(cString: $0) }),
+               parser.context_mark.line != mark.line || parser.context_mark.column != mark.column {
                 notes.append(.init(context, at: range(parser.context_mark, parser.context_mark)))
             }
             // `color: #996633` inside a flow mapping: the `#` starts a comment and the mapping never
@@ -112,7 +113,7 @@ public enum YAMLReader {
                     }
                 }
             }
-            if problem.contains("tab") {
+            if problem.contains("tab") || file.line(Int(mark.line) + 1).prefix(while: { $0 == " " || $0 == "\t" }).contains("\t") {
                 notes.append(.init("indent with spaces; YAML does not allow tabs for indentation"))
             }
             diagnostics.append(Diagnostic(.yamlSyntax, problem, at: at, notes: notes))
@@ -142,7 +143,11 @@ public enum YAMLReader {
                 default: style = .plain
                 }
                 guard let tag = checkTag(s.tag, at: r) else { return false }
-                let node = YAMLNode(.scalar(text, style), tag: tag, range: r)
+                // Honour core tags: `!!str 0.3` is text (as if quoted), `!!float "0.3"` a number.
+                var resolved = style
+                if tag == "tag:yaml.org,2002:str", style == .plain { resolved = .doubleQuoted }
+                if let tag, tag != "tag:yaml.org,2002:str", style == .singleQuoted || style == .doubleQuoted { resolved = .plain }
+                let node = YAMLNode(.scalar(text, resolved), tag: tag, range: r)
                 return add(node, anchor: s.anchor)
             case YAML_ALIAS_EVENT:
                 let name = event.data.alias.anchor.map { String(cString: $0) } ?? ""

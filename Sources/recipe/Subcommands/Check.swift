@@ -38,8 +38,8 @@ struct Check: ParsableCommand {
         var errorFiles = 0, errors = 0, warnings = 0
         var output = OutputBuffer()
         for path in missing {
-            let d = Diagnostic(.unreadableFile, "no such file or folder", at: nil, file: path)
-            emit(d, source: nil, into: &output)
+            // The same R107 wording as a file that exists but cannot be read.
+            for d in RecipeChecker.load(path: path, options: options).diagnostics { emit(d, source: nil, into: &output) }
             errors += 1
             errorFiles += 1
         }

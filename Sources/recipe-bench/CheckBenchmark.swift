@@ -1,0 +1,249 @@
+import Glibc
+
+/// `recipe-bench check`: how fast `recipe check` goes through a photo library's sidecar recipes.
+/// Generates N typical sidecars (`SidecarGenerator`) into a temporary folder, in subfolders like a
+/// library's rolls, then times `taskset -c 0 recipe check <folder>` (one core) and judges the
+/// target: at least 5,000 files/s.
+///
+/// ```
+/// recipe-bench check                          # 10,000 files, 5 runs, .build-static/release/recipe
+/// recipe-bench check --files 50000 --runs 3 --recipe-binary .build/release/recipe
+/// recipe-bench check --keep                   # leave the folder for profiling (`perf record`)
+/// ```
+///
+/// Exit status: 0 when every run passed (exit status 0 from `recipe check`), even if the target is
+/// missed; 1 when a run failed (a generated recipe did not check clean is a bug in the generator or
+/// in the checker); 2 for a command-line mistake.
+enum CheckBenchmark {
+    static let targetFilesPerSecond = 5_000.0
+    static let folders = 20
+
+    struct Options {
+        var files = 10_000
+        var runs = 5
+        var recipeBinary: String
+        var keep = false
+    }
+
+    static let usage = """
+        usage: recipe-bench check [--files N] [--runs N] [--recipe-binary PATH] [--keep]
+
+        Generates N typical sidecar recipes (3-12 stages of common ops, comments, ids, masks;
+        300-1,500 bytes each) in \(folders) subfolders of a temporary folder, then times
+        `taskset -c 0 recipe check <folder>` (one core; without taskset if it is missing or
+        cannot pin): the median wall time of the runs after 1 warm-up, as files/s, judged against
+        \(Int(targetFilesPerSecond)) files/s. Every run must exit 0: all generated recipes are valid.
+
+          --files N             recipes to generate (default 10000)
+          --runs N              timed runs (default 5)
+          --recipe-binary PATH  recipe executable (default <package>/.build-static/release/recipe
+                                if present, else <package>/.build/release/recipe)
+          --keep                keep the generated folder (its path is printed) for profiling
+          -h, --help            show this text
+        """
+
+    /// Runs the mode with `arguments` (after `check`); returns the exit status.
+    static func run(_ arguments: [String]) -> Int32 {
+        let options: Options
+        switch parse(arguments) {
+        case .failure(let message):
+            note("recipe-bench check: \(message)\n")
+            note(usage)
+            return 2
+        case .success(nil):
+            print(usage)
+            return 0
+        case .success(let parsed?):
+            options = parsed
+        }
+        guard FileSystem.isExecutable(options.recipeBinary) else {
+            note("recipe-bench check: no executable recipe binary at \(options.recipeBinary); build it with "
+                + "`.ci/build-release` or pass --recipe-binary")
+            return 1
+        }
+        guard let scratch = ScratchDirectory() else {
+            note("recipe-bench check: cannot create a temporary folder: \(FileSystem.errorText())")
+            return 1
+        }
+        let library = scratch.file("library")
+
+        // Generate.
+        let generationStart = now()
+        guard let sizes = generate(files: options.files, into: library) else {
+            note("recipe-bench check: cannot write the recipes under \(library): \(FileSystem.errorText())")
+            removeTree(library)
+            return 1
+        }
+        let totalBytes = sizes.reduce(0, +)
+        note("generated \(options.files) recipes (\(sizes.min() ?? 0)-\(sizes.max() ?? 0) bytes, mean "
+            + "\(totalBytes / max(1, sizes.count)), \(Format.grouped(totalBytes)) bytes in all) in \(folders) folders in "
+            + "\(Format.fixed(now() - generationStart, 2)) s: \(library)")
+
+        // One core: taskset, if it is there and can pin to CPU 0.
+        let runner = ProcessRunner(launcher: .fork, logPath: scratch.file("stderr.log"))
+        var pinNote = "pinned to CPU 0 with taskset"
+        var command = Command(executable: options.recipeBinary, arguments: [options.recipeBinary, "check", library])
+        if let taskset = FileSystem.which("taskset") {
+            let probe = Command(executable: taskset, arguments: ["taskset", "-c", "0", "/bin/true"])
+            if case .success = runner.run(probe) {
+                command = Command(executable: taskset, arguments: ["taskset", "-c", "0", options.recipeBinary, "check", library])
+            } else {
+                pinNote = "NOT pinned: `taskset -c 0` failed here; ran unpinned (recipe check is single-threaded)"
+                note("recipe-bench check: taskset -c 0 fails here; running without it")
+            }
+        } else {
+            pinNote = "NOT pinned: taskset is missing (util-linux); ran unpinned (recipe check is single-threaded)"
+            note("recipe-bench check: taskset not found; running without it (install util-linux to pin to one core)")
+        }
+
+        // Warm-up (page cache) and validity: every generated recipe must check clean.
+        let output = scratch.file("check-output.txt")
+        if case .failure(let failure) = runner.run(command, stdoutPath: output) {
+            let shown = (FileSystem.readText(output) ?? "").split(separator: "\n").prefix(12).joined(separator: "\n")
+            note("recipe-bench check: warm-up run failed: \(failure)\n\(shown)")
+            finish(scratch, library: library, keep: options.keep)
+            return 1
+        }
+        var walls: [Double] = []
+        var maxRSSKiB = 0
+        for run in 1...options.runs {
+            switch runner.run(command) {
+            case .success(let sample):
+                walls.append(sample.wallSeconds)
+                maxRSSKiB = max(maxRSSKiB, sample.maxRSSKiB)
+                note("run \(run)/\(options.runs): \(Format.fixed(sample.wallSeconds, 3)) s, "
+                    + "\(Int(Double(options.files) / sample.wallSeconds)) files/s")
+            case .failure(let failure):
+                note("recipe-bench check: run \(run) failed: \(failure)")
+                finish(scratch, library: library, keep: options.keep)
+                return 1
+            }
+        }
+        let sorted = walls.sorted()
+        let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        let rate = Double(options.files) / median
+        let passed = rate >= targetFilesPerSecond
+
+        var lines: [String] = []
+        lines.append("## recipe check speed")
+        lines.append("")
+        lines.append("- recipe: `\(options.recipeBinary)`")
+        lines.append("- input: \(options.files) generated sidecar recipes in \(folders) folders, \(sizes.min() ?? 0)-\(sizes.max() ?? 0) bytes "
+            + "(mean \(totalBytes / max(1, sizes.count))), 3-12 stages each; all valid")
+        lines.append("- \(pinNote)")
+        lines.append("- wall: median of \(options.runs) runs after 1 warm-up: \(Format.fixed(median, 3)) s "
+            + "(min \(Format.fixed(sorted.first ?? 0, 3)) s, max \(Format.fixed(sorted.last ?? 0, 3)) s), "
+            + "\(Format.fixed(median / Double(options.files) * 1e6, 1)) µs per file; peak RSS \(Format.fixed(Double(maxRSSKiB) / 1024, 1)) MiB")
+        lines.append("- command (`$W` = the generated folder\(options.keep ? ", kept" : ", deleted afterwards")): `"
+            + command.displayLine.replacingAll(library, with: "$W") + "`")
+        lines.append("")
+        lines.append("- \(passed ? "PASS" : "MISS")  recipe check ≥ \(Int(targetFilesPerSecond)) files/s on one core: "
+            + "\(Int(rate.rounded())) files/s")
+        print(lines.joined(separator: "\n"))
+        finish(scratch, library: library, keep: options.keep)
+        return 0
+    }
+
+    static func parse(_ arguments: [String]) -> Result<Options?, ParseFailure> {
+        guard let root = BenchOptions.findPackageRoot() else {
+            return .failure(ParseFailure("cannot find the package root (Package.swift); pass --recipe-binary"))
+        }
+        var options = Options(recipeBinary: BenchOptions.defaultRecipeBinary(packageRoot: root))
+        var index = 0
+        while index < arguments.count {
+            var name = arguments[index]
+            var inlineValue: String?
+            if name.hasPrefix("--"), let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            index += 1
+            switch name {
+            case "-h", "--help": return .success(nil)
+            case "--keep": options.keep = true; continue
+            case "--files", "--runs", "--recipe-binary": break
+            default: return .failure(ParseFailure("unknown argument '\(arguments[index - 1])'"))
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else {
+                guard index < arguments.count else { return .failure(ParseFailure("\(name) needs a value")) }
+                value = arguments[index]
+                index += 1
+            }
+            switch name {
+            case "--recipe-binary":
+                guard !value.isEmpty else { return .failure(ParseFailure("--recipe-binary needs a non-empty value")) }
+                options.recipeBinary = value
+            default:
+                guard let n = Int(value), n >= 1 else { return .failure(ParseFailure("\(name) must be a whole number ≥ 1, not '\(value)'")) }
+                if name == "--files" { options.files = n } else { options.runs = n }
+            }
+        }
+        return .success(options)
+    }
+
+    struct ParseFailure: Error {
+        let message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    /// Writes the recipes as `library/roll-NN/IMG_NNNNN.jpg.recipe.yaml`; their sizes, or nil.
+    static func generate(files: Int, into library: String) -> [Int]? {
+        guard mkdir(library, 0o755) == 0 else { return nil }
+        for folder in 0..<folders where mkdir(folderPath(library, folder), 0o755) != 0 { return nil }
+        var generator = SidecarGenerator(seed: 2024)
+        var sizes: [Int] = []
+        sizes.reserveCapacity(files)
+        for index in 1...files {
+            let text = generator.recipe(index: index)
+            let digits = String(index)
+            let name = "IMG_" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + ".jpg.recipe.yaml"
+            guard FileSystem.writeFile(text, to: FileSystem.join(folderPath(library, index % folders), name)) else { return nil }
+            sizes.append(text.utf8.count)
+        }
+        return sizes
+    }
+
+    static func folderPath(_ library: String, _ folder: Int) -> String {
+        FileSystem.join(library, "roll-" + (folder < 10 ? "0" : "") + String(folder))
+    }
+
+    /// Deletes the generated folders (two levels: library/roll-NN/files), then the scratch folder,
+    /// unless `keep`.
+    static func finish(_ scratch: ScratchDirectory, library: String, keep: Bool) {
+        if keep {
+            note("recipe-bench check: kept \(library)")
+            return
+        }
+        removeTree(library)
+        scratch.remove()
+    }
+
+    static func removeTree(_ path: String) {
+        guard let directory = opendir(path) else {
+            unlink(path)
+            return
+        }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(directory)
+        for name in names {
+            let child = FileSystem.join(path, name)
+            if FileSystem.isDirectory(child) { removeTree(child) } else { unlink(child) }
+        }
+        rmdir(path)
+    }
+
+    static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import RecipeCore
+import RecipeLanguage
+import Testing
+import TestSupport
+
+/// `recipe check / fmt / migrate / explain / ops / schema` as a user runs them.
+@Suite("recipe check / fmt / migrate / explain / ops")
+struct LanguageCommandTests {
+    func recipe(_ args: [String]) throws -> ToolResult {
+        try ExternalTool.run(TestPaths.recipeBinary, args)
+    }
+
+    func folder(_ files: [String: String]) throws -> URL {
+        let dir = TestPaths.temporaryDirectory("lang")
+        for (name, text) in files {
+            let url = dir.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return dir
+    }
+
+    static let good = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - exposure: 0.3\n"
+    static let bad = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - saturaton: 1.2\n  - exposure: 12\n"
+
+    @Test("check: exit 0 on clean files, 1 with errors; every error of every file is printed with a caret")
+    func check() throws {
+        let dir = try folder(["a/good.recipe.yaml": Self.good, "b/bad.recipe.yaml": Self.bad, "notes.txt": "not a recipe"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ok = try recipe(["check", dir.appendingPathComponent("a").path])
+        #expect(ok.status == 0)
+        #expect(ok.stderr.contains("checked 1 file: no errors"))
+        let r = try recipe(["check", dir.path])
+        #expect(r.status == 1)
+        let out = String(decoding: r.stdout, as: UTF8.self)
+        #expect(out.contains("bad.recipe.yaml:4:5: error[R204]: unknown operation `saturaton`"))
+        #expect(out.contains("  |     ^~~~~~~~~"))
+        #expect(out.contains("= note: did you mean `saturation`?"))
+        #expect(out.contains("bad.recipe.yaml:5:15: error[R207]"))
+        #expect(r.stderr.contains("checked 2 files: 2 errors in 1 file"))
+        #expect(!out.contains("notes.txt"))
+    }
+
+    @Test("check --format json: one object per diagnostic with position, code and notes")
+    func checkJSON() throws {
+        let dir = try folder(["bad.recipe.yaml": Self.bad])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try recipe(["check", "--format", "json", dir.appendingPathComponent("bad.recipe.yaml").path])
+        #expect(r.status == 1)
+        let lines = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 2)
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(first["code"] as? String == "R204")
+        #expect(first["line"] as? Int == 4 && first["column"] as? Int == 5)
+        #expect(first["severity"] as? String == "error")
+        #expect((first["notes"] as? [[String: Any]])?.first?["message"] as? String == "did you mean `saturation`?")
+    }
+
+    @Test("check: a missing file is an error naming it; a usage error exits 2")
+    func missing() throws {
+        let r = try recipe(["check", "/nonexistent/x.recipe.yaml"])
+        #expect(r.status == 1)
+        #expect(String(decoding: r.stdout, as: UTF8.self).contains("/nonexistent/x.recipe.yaml"))
+        #expect(try recipe(["check", "--format", "xml", "x"]).status == 2)
+    }
+
+    @Test("fmt rewrites in place, keeps comments, --check lists what is not canonical; files with errors are refused")
+    func fmt() throws {
+        let messy = "# look\nformat: dev.recipe.edit\nversion: 1.1\nstages:\n  - exposure: {ev: 0.30}   # brighter\n  - white-balance: {tint: 8.0, temp: 5200}\n"
+        let dir = try folder(["m.recipe.yaml": messy, "bad.recipe.yaml": Self.bad])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("m.recipe.yaml").path
+        let check = try recipe(["fmt", "--check", path])
+        #expect(check.status == 1)
+        #expect(String(decoding: check.stdout, as: UTF8.self) == path + "\n")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == messy, "--check wrote the file")
+        #expect(try recipe(["fmt", path]).status == 0)
+        let formatted = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(formatted == "# look\nformat: dev.recipe.edit\nversion: 1.1\nstages:\n  - exposure: 0.3  # brighter\n  - white-balance: {temp: 5200, tint: 8}\n")
+        #expect(try recipe(["fmt", "--check", path]).status == 0)
+        let refused = try recipe(["fmt", dir.appendingPathComponent("bad.recipe.yaml").path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("fix the errors first"))
+        #expect(try String(contentsOfFile: dir.appendingPathComponent("bad.recipe.yaml").path, encoding: .utf8) == Self.bad)
+    }
+
+    @Test("migrate rewrites a 1.0 recipe to 1.1 as a visible diff; --check lists it first")
+    func migrate() throws {
+        let old = "format: dev.recipe.edit\nversion: 1.0\nstages:\n  - vignette: {intensity: 0.8}\n"
+        let dir = try folder(["old.recipe.yaml": old])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("old.recipe.yaml").path
+        #expect(try recipe(["migrate", "--check", path]).status == 1)
+        let r = try recipe(["migrate", path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("1.0 → 1.1"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - vignette: 0.8\n")
+        #expect(try recipe(["migrate", "--check", path]).status == 0)
+    }
+
+    @Test("explain prints the typed graph with sizes; --dot gives Graphviz")
+    func explain() throws {
+        let text = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - exposure: 0.3\n  - resize: {long-edge: 2048}\n"
+        let dir = try folder(["e.recipe.yaml": text])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("e.recipe.yaml").path
+        let r = try recipe(["explain", path, "--size", "3000x2000"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = String(decoding: r.stdout, as: UTF8.self)
+        #expect(out.contains("#2 resize"))
+        #expect(out.contains("2048×1365"))
+        #expect(out.contains("output: #2 2048×1365"))
+        let dot = String(decoding: try recipe(["explain", path, "--dot"]).stdout, as: UTF8.self)
+        #expect(dot.hasPrefix("digraph recipe {"))
+        #expect(dot.contains("n1 -> n2"))
+    }
+
+    @Test("ops lists every operation; ops NAME shows parameters; an unknown name suggests one")
+    func ops() throws {
+        let list = String(decoding: try recipe(["ops"]).stdout, as: UTF8.self)
+        #expect(list.split(separator: "\n").filter { $0.hasPrefix("white-balance ") || $0.hasPrefix("exposure ") }.count == 2)
+        let one = try recipe(["ops", "white-balance"])
+        #expect(String(decoding: one.stdout, as: UTF8.self).contains("temp *"))
+        let unknown = try recipe(["ops", "saturaton"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("did you mean `saturation`?"))
+    }
+
+    @Test("schema prints valid JSON of draft 2020-12")
+    func schema() throws {
+        let r = try recipe(["schema"])
+        let json = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
+        #expect(json["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")
+    }
+}
