@@ -47,7 +47,7 @@ enum CheckBenchmark {
         let options: Options
         switch parse(arguments) {
         case .failure(let message):
-            note("recipe-bench check: \(message)\n")
+            note("recipe-bench check: \(message.message)\n")
             note(usage)
             return 2
         case .success(nil):
@@ -145,10 +145,7 @@ enum CheckBenchmark {
     }
 
     static func parse(_ arguments: [String]) -> Result<Options?, ParseFailure> {
-        guard let root = BenchOptions.findPackageRoot() else {
-            return .failure(ParseFailure("cannot find the package root (Package.swift); pass --recipe-binary"))
-        }
-        var options = Options(recipeBinary: BenchOptions.defaultRecipeBinary(packageRoot: root))
+        var options = Options(recipeBinary: "")
         var index = 0
         while index < arguments.count {
             var name = arguments[index]
@@ -180,6 +177,12 @@ enum CheckBenchmark {
                 guard let n = Int(value), n >= 1 else { return .failure(ParseFailure("\(name) must be a whole number ≥ 1, not '\(value)'")) }
                 if name == "--files" { options.files = n } else { options.runs = n }
             }
+        }
+        if options.recipeBinary.isEmpty {
+            guard let root = BenchOptions.findPackageRoot() else {
+                return .failure(ParseFailure("cannot find the package root (Package.swift); pass --recipe-binary"))
+            }
+            options.recipeBinary = BenchOptions.defaultRecipeBinary(packageRoot: root)
         }
         return .success(options)
     }

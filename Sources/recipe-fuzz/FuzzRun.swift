@@ -169,7 +169,7 @@ struct FuzzRun {
     var summaryLine: String {
         "recipe-fuzz: \(inputs) inputs in \(Format.fixed(elapsed, 1)) s (\(Int(Double(inputs) / max(elapsed, 1e-9))) inputs/s): "
             + "\(withErrors) with errors, \(valid) valid; \(findings.count) finding\(findings.count == 1 ? "" : "s")"
-            + (findings.isEmpty ? "" : " (\(findings.reduce(0) { $0 + $1.hits }) hits)")
+            + (findings.isEmpty ? "" : " (\(findings.reduce(0) { $0 + $1.hits }) hit\(findings.reduce(0) { $0 + $1.hits } == 1 ? "" : "s"))")
             + "; slowest input \(Format.duration(slowest)) (\(slowestInput.count) bytes); "
             + "peak RSS \(Format.fixed(Double(peakRSSKiB) / 1024, 1)) MiB (RSS \(Format.fixed(startRSSMiB, 1)) MiB at start, "
             + "\(Format.fixed(FuzzSystem.residentMiB() ?? 0, 1)) MiB at end); seed \(options.seed), max-len \(options.maxLength), "

@@ -51,6 +51,9 @@ struct Mutator {
         "99999999999999999999999999999999999999999", "1" + String(repeating: "0", count: 300), ".nan", ".inf",
         "-.inf", "nan", "inf", "0x10", "1_0", "1e", "--1", "1..2", "1e+", "0.30000000000000004", "6000", "4000",
         "3000", "50%", "100%", "101%", "-1%", "12px", "0px", "1px", "1000px", "1001px", "3pt", "30deg", "360deg",
+        // In range but long when printed shortest: push flow values past the printer's width limit.
+        "0.123456789012345", "0.9999999999999999", "0.30000000000000004", "1e-7", "0.000001", "5e-324",
+        "-0.987654321098765", "0.1234567", "0.7654321",
     ]
 
     /// Words of the language (ops, masks, stage and top-level keys, every param name) and near misses.

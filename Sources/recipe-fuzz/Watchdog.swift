@@ -5,8 +5,8 @@ import Glibc
 /// the handler writes it to a file and, escaped, to stderr, using only async-signal-safe calls on
 /// memory allocated up front.
 ///
-/// - crash: the handler saves the input, restores the previous handler and returns; the faulting
-///   instruction runs again and the process dies as it would have (the runtime's backtrace, if any).
+/// - crash: the handler saves the input, restores the previous handler and raises the signal again;
+///   the process dies as it would have (with the runtime's backtrace, if it has one).
 /// - hang: a 1 s interval timer counts ticks while the same input stays current; after
 ///   `hangSeconds` ticks the input is saved and the process exits with status 1. (Inputs slower
 ///   than 1 s but finishing are reported by the main loop as `slow` findings.)
@@ -141,9 +141,10 @@ private func saveCurrentInput(to path: UnsafeMutablePointer<CChar>?) {
 private let crashHandler: @convention(c) (Int32) -> Void = { sig in
     emit("\nrecipe-fuzz: FINDING crash: a fatal signal while checking an input\n")
     saveCurrentInput(to: Watchdog.crashPath)
-    // Put the previous handler back and return: the fault repeats and takes its usual course.
+    // Put the previous handler back and raise the signal again: it is delivered (to the runtime's
+    // backtracer, or the default action) as soon as this handler returns.
     if let previous = Watchdog.previous { sigaction(sig, previous + Int(sig), nil) }
-    if sig == SIGABRT || sig == SIGFPE { signal(sig, SIG_DFL); raise(sig) }
+    raise(sig)
 }
 
 private let tickHandler: @convention(c) (Int32) -> Void = { _ in

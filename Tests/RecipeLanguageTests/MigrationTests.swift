@@ -93,3 +93,65 @@ struct MigrationTests {
         #expect(typo.diagnostics.first?.notes.first?.message == "did you mean `dev.recipe.edit`?")
     }
 }
+
+/// Inputs the fuzzer (recipe-fuzz) found; each once changed meaning through `fmt`.
+@Suite("fuzz regressions")
+struct FuzzRegressionTests {
+    func fmtRoundTrip(_ text: String) throws -> (CheckedRecipe, String) {
+        let checked = RecipeChecker.check(SourceFile(path: "f.recipe.yaml", text: text))
+        let formatted = try #require(RecipePrinter.format(checked), "\(checked.diagnostics)")
+        let again = RecipeChecker.check(SourceFile(path: "f.recipe.yaml", text: formatted))
+        #expect(!again.hasErrors, "\(again.diagnostics)\n\(formatted)")
+        #expect(again.graph?.signature == checked.graph?.signature, "fmt changed the meaning:\n\(formatted)")
+        #expect(RecipePrinter.format(again) == formatted, "fmt is not idempotent:\n\(formatted)")
+        return (checked, formatted)
+    }
+
+    @Test("a 1.0 file giving an old key and its new name is an error, not a silent choice")
+    func oldAndNewKey() {
+        for stage in ["vignette: {intensity: 0, amount: 0.6}", "sharpen: {sigma: 2, radius: 1}"] {
+            let c = RecipeChecker.check(SourceFile(path: "f", text: "format: dev.recipe.edit\nversion: 1.0\nstages:\n  - \(stage)\n"))
+            #expect(c.diagnostics.filter { $0.severity == .error }.map(\.code) == [.conflictingParameters], "\(stage)")
+        }
+    }
+
+    @Test("line breaks libyaml knows (CR, NEL, LS, PS) keep line numbers and comments in place",
+          arguments: ["\r", "\u{85}", "\u{2028}", "\u{2029}", "\r\n"])
+    func lineBreaks(_ br: String) throws {
+        let text = "format: dev.recipe.edit\(br)version: 1.1\(br)stages:\(br)  - exposure: 0.5  # a\(br)  - exposure: 0.2\(br)  - saturaton: 1\(br)"
+        let c = RecipeChecker.check(SourceFile(path: "f", text: text))
+        #expect(c.diagnostics.first?.range?.start.line == 6)
+        let ok = text.replacingOccurrences(of: "saturaton", with: "saturation")
+        let (_, formatted) = try fmtRoundTrip(ok)
+        #expect(formatted.contains("  - exposure: 0.5  # a\n  - exposure: 0.2\n"))
+    }
+
+    @Test("NEL, LS and PS in text are escaped by fmt", arguments: ["\\N", "\\L", "\\P", "\\u2028"])
+    func escapes(_ escape: String) throws {
+        _ = try fmtRoundTrip("format: dev.recipe.edit\nversion: 1.1\nnote: \"a\(escape)b\"\nstages: []\n")
+    }
+
+    @Test("a comment on the closing line of a multi-line flow value stays with its stage")
+    func closingLineComment() throws {
+        let (_, formatted) = try fmtRoundTrip("format: dev.recipe.edit\nversion: 1.1\nstages:\n  - vignette: {amount: 0.6\n    }  # c\n  - sepia: 1\n")
+        #expect(formatted.contains("# c\n  - sepia: 1") || formatted.contains("0.6  # c"), "\(formatted)")
+    }
+
+    @Test("wide or commented shorthand matrices keep their values", arguments: [
+        "  - matrix: [[2, 0, 0], [0, 1, 0],\n      [0, 0, 1]]  # c\n",
+        "  - matrix: [[0.3931, 0.7692, 0.1893, 0.0105], [0.3494, 0.6866, 0.1687, 0.0105], [0.2723, 0.5344, 0.1315, 0.0105]]\n",
+    ])
+    func matrices(_ stage: String) throws {
+        _ = try fmtRoundTrip("format: dev.recipe.edit\nversion: 1.1\nstages:\n" + stage)
+    }
+
+    /// No time is asserted (the machines are shared); the quadratic reader took minutes on this
+    /// input, which would stall the test run visibly. `recipe-fuzz --max-len 65536` flags it too.
+    @Test("a list of 200,000 items is read whole")
+    func longList() throws {
+        let text = "x: [" + Array(repeating: "1", count: 200_000).joined(separator: ",") + "]\n"
+        let (root, diagnostics) = YAMLReader.read(SourceFile(path: "f", text: text))
+        #expect(diagnostics.isEmpty)
+        #expect(try #require(root?.mapping?.first?.value.sequence).count == 200_000)
+    }
+}

@@ -29,22 +29,26 @@ enum CommentScanner {
             if p < protected.count, protected[p].0 <= i, i < protected[p].1 {
                 // Inside a quoted or block scalar: skip it, counting its newlines.
                 let end = protected[p].1
-                while i < end { if bytes[i] == UInt8(ascii: "\n") { line += 1 }; i += 1 }
+                while i < end {
+                    let n = SourceFile.lineBreakLength(bytes, at: i)
+                    if n > 0 { line += 1; i += n } else { i += 1 }
+                }
                 lineStart = false
                 continue
             }
             let b = bytes[i]
-            if b == UInt8(ascii: "\n") {
+            let lineBreak = SourceFile.lineBreakLength(bytes, at: i)
+            if lineBreak > 0 {
                 line += 1
                 lineStart = true
-                i += 1
+                i += lineBreak
                 continue
             }
-            if b == UInt8(ascii: "#"), i == 0 || bytes[i - 1] == UInt8(ascii: " ") || bytes[i - 1] == UInt8(ascii: "\t") || bytes[i - 1] == UInt8(ascii: "\n") {
+            if b == UInt8(ascii: "#"), i == 0 || bytes[i - 1] == UInt8(ascii: " ") || bytes[i - 1] == UInt8(ascii: "\t") || lineStart {
                 var end = i
-                while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+                while end < bytes.count, SourceFile.lineBreakLength(bytes, at: end) == 0 { end += 1 }
                 var textEnd = end
-                while textEnd > i, bytes[textEnd - 1] == UInt8(ascii: " ") || bytes[textEnd - 1] == UInt8(ascii: "\t") || bytes[textEnd - 1] == UInt8(ascii: "\r") { textEnd -= 1 }
+                while textEnd > i, bytes[textEnd - 1] == UInt8(ascii: " ") || bytes[textEnd - 1] == UInt8(ascii: "\t") { textEnd -= 1 }
                 comments.append(SourceComment(line: line, text: String(decoding: bytes[i..<textEnd], as: UTF8.self), fullLine: lineStart))
                 i = end
                 continue

@@ -272,6 +272,12 @@ public enum RecipePrinter {
                         }
                         continue
                     }
+                    // After the last token of an element (`}  # c` on a closing line): the nearest
+                    // element before it.
+                    if let i = bySource.last(where: { elements[$0].sourceStart <= c.line }) {
+                        if elements[i].trailing.isEmpty { elements[i].trailing.append(c.text) } else { elements[i].leading.append(c.text) }
+                        continue
+                    }
                 }
                 // Inside an element printed on one line (a block `mask:` folded to flow, say): above it.
                 if let i = bySource.last(where: { elements[$0].sourceStart < c.line && c.line <= elements[$0].sourceEnd }),

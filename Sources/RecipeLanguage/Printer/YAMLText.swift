@@ -15,7 +15,12 @@ enum YAMLText {
             case "\n": out += "\\n"
             case "\t": out += "\\t"
             case "\r": out += "\\r"
-            case _ where u.value < 0x20 || u.value == 0x7F:
+            // Line breaks to YAML (NEL, LS, PS) and the BOM must not appear raw.
+            case "\u{85}": out += "\\N"
+            case "\u{2028}": out += "\\L"
+            case "\u{2029}": out += "\\P"
+            case "\u{FEFF}": out += "\\uFEFF"
+            case _ where u.value < 0x20 || (u.value >= 0x7F && u.value < 0xA0):
                 let h = String(u.value, radix: 16)
                 out += "\\x" + (h.count < 2 ? "0" : "") + h
             default: out.unicodeScalars.append(u)
@@ -44,7 +49,7 @@ enum YAMLText {
         }
         if s.contains(": ") || s.contains(" #") || s.hasSuffix(":") { return false }
         for u in s.unicodeScalars {
-            if u.value < 0x20 || u.value == 0x7F { return false }
+            if u.value < 0x20 || (u.value >= 0x7F && u.value < 0xA0) || u.value == 0x2028 || u.value == 0x2029 || u.value == 0xFEFF { return false }
             if inFlow, ",[]{}".unicodeScalars.contains(u) { return false }
         }
         if looksNumeric(s) { return false }

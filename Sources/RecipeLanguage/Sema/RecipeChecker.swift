@@ -170,9 +170,10 @@ struct Checker {
             return
         }
         if version < RecipeFormat.current {
-            let (migrated, log) = Migrator.migrate(root, from: version)
+            let (migrated, log, conflicts) = Migrator.migrate(root, from: version)
             root = migrated
             result.migrations = log
+            result.diagnostics += conflicts
             result.diagnostics.append(Diagnostic(.olderVersion,
                 "written in format \(version); read through the migrations to \(RecipeFormat.current)", at: versionPair.value.range,
                 notes: [.init("`recipe migrate \(file.path)` rewrites it to \(RecipeFormat.current)")] + log.map { .init($0) }))

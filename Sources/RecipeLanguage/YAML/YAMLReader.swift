@@ -39,10 +39,18 @@ public enum YAMLReader {
 
     /// Turns events into nodes on an explicit stack (no recursion, so depth costs no C stack).
     struct Builder {
-        enum Frame {
-            case sequence(items: [YAMLNode], flow: Bool, tag: String?, anchor: String?, start: SourceLocation)
-            case mapping(pairs: [YAMLPair], pendingKey: YAMLNode?, flow: Bool, tag: String?, anchor: String?,
-                         start: SourceLocation)
+        /// An open collection. Its arrays are appended to in place (`stack[top].items.append`),
+        /// never through a copy of the frame: a copy would make each append copy the whole array,
+        /// and a list of n items would cost n² (a fuzzer found that).
+        struct Frame {
+            var isMapping: Bool
+            var items: [YAMLNode] = []
+            var pairs: [YAMLPair] = []
+            var pendingKey: YAMLNode?
+            var flow: Bool
+            var tag: String?
+            var anchor: String?
+            var start: SourceLocation
         }
 
         let file: SourceFile
@@ -59,10 +67,25 @@ public enum YAMLReader {
             self.limits = limits
         }
 
-        func range(_ start: yaml_mark_t, _ end: yaml_mark_t) -> SourceRange {
-            SourceRange(file: file.path,
-                        start: file.location(line: Int(start.line), column: Int(start.column)),
-                        end: file.location(line: Int(end.line), column: Int(end.column)))
+        /// The last mark turned into a byte offset: libyaml reports marks in order, so the next
+        /// one is found from here instead of from the start of its line (long lines stay linear).
+        var cursor = (line: 0, column: 0, offset: 0)
+
+        mutating func location(_ mark: yaml_mark_t) -> SourceLocation {
+            let line = Int(mark.line), column = Int(mark.column)
+            let offset: Int
+            if line == cursor.line, column >= cursor.column {
+                offset = file.offset(from: cursor.offset, advancing: column - cursor.column)
+            } else {
+                offset = file.offset(line: line, column: column)
+            }
+            cursor = (line, column, offset)
+            return SourceLocation(line: line + 1, column: column + 1, offset: offset)
+        }
+
+        mutating func range(_ start: yaml_mark_t, _ end: yaml_mark_t) -> SourceRange {
+            let a = location(start)
+            return SourceRange(file: file.path, start: a, end: location(end))
         }
 
         mutating func run() {
@@ -168,26 +191,21 @@ public enum YAMLReader {
             case YAML_SEQUENCE_START_EVENT:
                 let s = event.data.sequence_start
                 guard let tag = checkTag(s.tag, at: r), push(at: r) else { return false }
-                stack.append(.sequence(items: [], flow: s.style == YAML_FLOW_SEQUENCE_STYLE, tag: tag,
-                                       anchor: s.anchor.map { String(cString: $0) }, start: r.start))
+                stack.append(Frame(isMapping: false, flow: s.style == YAML_FLOW_SEQUENCE_STYLE, tag: tag,
+                                   anchor: s.anchor.map { String(cString: $0) }, start: r.start))
             case YAML_MAPPING_START_EVENT:
                 let m = event.data.mapping_start
                 guard let tag = checkTag(m.tag, at: r), push(at: r) else { return false }
-                stack.append(.mapping(pairs: [], pendingKey: nil, flow: m.style == YAML_FLOW_MAPPING_STYLE, tag: tag,
-                                      anchor: m.anchor.map { String(cString: $0) }, start: r.start))
+                stack.append(Frame(isMapping: true, flow: m.style == YAML_FLOW_MAPPING_STYLE, tag: tag,
+                                   anchor: m.anchor.map { String(cString: $0) }, start: r.start))
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 guard let frame = stack.popLast() else { return false }
-                switch frame {
-                case .sequence(let items, let flow, let tag, let anchor, let start):
-                    let node = YAMLNode(.sequence(items), tag: tag, flow: flow,
-                                        range: SourceRange(file: file.path, start: start, end: r.end))
-                    return addAnchored(node, anchor: anchor)
-                case .mapping(let pairs, _, let flow, let tag, let anchor, let start):
-                    checkDuplicates(pairs)
-                    let node = YAMLNode(.mapping(pairs), tag: tag, flow: flow,
-                                        range: SourceRange(file: file.path, start: start, end: r.end))
-                    return addAnchored(node, anchor: anchor)
+                let range = SourceRange(file: file.path, start: frame.start, end: r.end)
+                if frame.isMapping {
+                    checkDuplicates(frame.pairs)
+                    return addAnchored(YAMLNode(.mapping(frame.pairs), tag: frame.tag, flow: frame.flow, range: range), anchor: frame.anchor)
                 }
+                return addAnchored(YAMLNode(.sequence(frame.items), tag: frame.tag, flow: frame.flow, range: range), anchor: frame.anchor)
             default:
                 break
             }
@@ -225,21 +243,18 @@ public enum YAMLReader {
 
         mutating func addAnchored(_ node: YAMLNode, anchor: String?) -> Bool {
             if let anchor { anchors[anchor] = node }
-            guard let top = stack.popLast() else {
+            guard !stack.isEmpty else {
                 root = node
                 return true
             }
-            switch top {
-            case .sequence(var items, let flow, let tag, let a, let start):
-                items.append(node)
-                stack.append(.sequence(items: items, flow: flow, tag: tag, anchor: a, start: start))
-            case .mapping(var pairs, let pending, let flow, let tag, let a, let start):
-                if let key = pending {
-                    pairs.append(YAMLPair(key: key, value: node))
-                    stack.append(.mapping(pairs: pairs, pendingKey: nil, flow: flow, tag: tag, anchor: a, start: start))
-                } else {
-                    stack.append(.mapping(pairs: pairs, pendingKey: node, flow: flow, tag: tag, anchor: a, start: start))
-                }
+            let top = stack.count - 1
+            if !stack[top].isMapping {
+                stack[top].items.append(node)
+            } else if let key = stack[top].pendingKey {
+                stack[top].pairs.append(YAMLPair(key: key, value: node))
+                stack[top].pendingKey = nil
+            } else {
+                stack[top].pendingKey = node
             }
             return true
         }
