@@ -154,4 +154,15 @@ struct FuzzRegressionTests {
         #expect(diagnostics.isEmpty)
         #expect(try #require(root?.mapping?.first?.value.sequence).count == 200_000)
     }
+
+    @Test("thousands of dangling inputs: one error each, short notes, no quadratic suggestion work")
+    func manyDanglingInputs() throws {
+        var text = "format: dev.recipe.edit\nversion: 1.1\nstages:\n"
+        for i in 0..<2000 { text += "  - id: stage-\(i)\n    input: nope-\(i)\n    exposure: 1\n" }
+        let c = RecipeChecker.check(SourceFile(path: "f", text: text))
+        #expect(c.diagnostics.count == 2000)
+        let notes = try #require(c.diagnostics.first?.notes)
+        #expect(notes.count == 1)  // no guess among 2000 ids; the list is cut
+        #expect(notes[0].message.hasSuffix("and 1992 more"))
+    }
 }

@@ -70,6 +70,8 @@ struct Checker {
     var usedKnobs: Set<String> = []
     /// Knobs declared with a mistake (already reported): their uses raise nothing more.
     var brokenKnobs: Set<String> = []
+    /// The declared knob names, sorted once for suggestions.
+    var knobNames: [String] = []
 
     /// A stage after its own checks, before the graph is built.
     struct StageDraft {
@@ -240,10 +242,11 @@ struct Checker {
 
     mutating func checkKnobs(_ node: YAMLNode?) {
         defer {
+            knobNames = knobs.keys.sorted()
             for name in options.overrides.keys.sorted() where knobs[name] == nil {
                 var notes: [Diagnostic.Note] = []
-                if let guess = Suggestions.closest(to: name, in: knobs.keys) { notes.append(.init("did you mean `\(guess)`?")) }
-                notes.append(.init(knobs.isEmpty ? "the recipe declares no params" : "declared: \(Suggestions.list(knobs.keys.sorted(), conjunction: "and"))"))
+                if let guess = Suggestions.closest(to: name, in: knobNames) { notes.append(.init("did you mean `\(guess)`?")) }
+                notes.append(.init(knobs.isEmpty ? "the recipe declares no params" : "declared: \(Suggestions.list(knobNames, conjunction: "and", limit: 8))"))
                 error(.undefinedParam, "`--set \(name)`: the recipe declares no param `\(name)`", nil, notes: notes)
             }
         }
@@ -498,7 +501,7 @@ struct Checker {
         }
         guard let knob = knobs[name] else {
             var notes: [Diagnostic.Note] = []
-            if let guess = Suggestions.closest(to: name, in: knobs.keys) { notes.append(.init("did you mean `$\(guess)`?")) }
+            if let guess = Suggestions.closest(to: name, in: knobNames) { notes.append(.init("did you mean `$\(guess)`?")) }
             notes.append(.init("declare it under `params:`, for example `params: {\(name): …}`"))
             error(.undefinedParam, "`$\(name)` names no declared param", node.range, notes: notes)
             return nil
@@ -620,6 +623,7 @@ struct Checker {
                 idIndex[id] = d.index
             }
         }
+        let sortedIDs = idIndex.keys.sorted()  // once: notes quote them for every dangling input
         var outputOf: [Int: FilterGraph.NodeID] = [:]
         var previous: FilterGraph.NodeID = 0
         var broken = false
@@ -627,9 +631,9 @@ struct Checker {
         func resolve(_ ref: String, at range: SourceRange, from stage: Int, what: String) -> FilterGraph.NodeID? {
             guard let target = idIndex[ref] else {
                 var notes: [Diagnostic.Note] = []
-                if let guess = Suggestions.closest(to: ref, in: idIndex.keys) { notes.append(.init("did you mean `\(guess)`?")) }
+                if let guess = Suggestions.closest(to: ref, in: sortedIDs) { notes.append(.init("did you mean `\(guess)`?")) }
                 notes.append(.init(idIndex.isEmpty ? "no stage has an `id`; add `id: \(ref)` to the stage you mean"
-                                                   : "ids in this recipe: \(Suggestions.list(idIndex.keys.sorted(), conjunction: "and"))"))
+                                                   : "ids in this recipe: \(Suggestions.list(sortedIDs, conjunction: "and", limit: 8))"))
                 error(.danglingInput, "\(what) `\(ref)` names no stage", range, notes: notes)
                 return nil
             }

@@ -2,7 +2,12 @@
 /// normalising the spellings people reach for (`white_balance`, `whiteBalance`, `WB`…).
 public enum Suggestions {
     /// The best candidate for `word`, or nil when nothing is close enough to be a useful guess.
-    public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+    /// Candidates beyond this many get no guess: the guess costs an edit distance per candidate,
+    /// and a hostile recipe with thousands of ids must not turn each mistake into seconds of work.
+    static let maxCandidates = 256
+
+    public static func closest(to word: String, in candidates: some Collection<String>) -> String? {
+        guard candidates.count <= maxCandidates, word.utf8.count <= 64 else { return nil }
         let normal = normalise(word)
         var best: (String, Int)?
         for candidate in candidates {
@@ -45,7 +50,10 @@ public enum Suggestions {
     }
 
     /// `a`, `b` or `c` — a list of names for a note.
-    static func list(_ names: [String], conjunction: String = "or") -> String {
+    static func list(_ names: [String], conjunction: String = "or", limit: Int = .max) -> String {
+        if names.count > limit {
+            return names.prefix(limit).map { "`\($0)`" }.joined(separator: ", ") + " \(conjunction) \(names.count - limit) more"
+        }
         let quoted = names.map { "`\($0)`" }
         if quoted.count <= 2 { return quoted.joined(separator: " \(conjunction) ") }
         return quoted.dropLast().joined(separator: ", ") + " \(conjunction) " + quoted.last!
