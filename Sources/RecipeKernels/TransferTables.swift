@@ -43,3 +43,42 @@ public enum SRGB {
         return table[i] + f * (table[i + 1] - table[i])
     }
 }
+
+extension SRGB {
+    /// Samples of `decode` on [0, 1] at `encodeTableSize` intervals, plus one guard entry, for
+    /// float values mid-chain (8- and 16-bit inputs use the exact per-code tables).
+    public static let decodeTable: [Float] = (0...encodeTableSize + 1).map {
+        Float(decode(min(1, Double($0) / Double(encodeTableSize))))
+    }
+
+    /// Encoded → linear for any float: the table on [0, 1] (max error 2e-8), the exact curve
+    /// outside it, sign-symmetric.
+    @inlinable
+    public static func decode(_ v: Float, table: UnsafePointer<Float>) -> Float {
+        let a = abs(v)
+        let l: Float
+        if a <= 1 {
+            let x = a * Float(encodeTableSize)
+            let i = Int(x)
+            l = table[i] + (x - Float(i)) * (table[i + 1] - table[i])
+        } else {
+            l = Float(decode(Double(a)))
+        }
+        return v < 0 ? -l : l
+    }
+
+    /// Linear → encoded for any float, not clamped: the table on [0, 1], the exact curve outside.
+    @inlinable
+    public static func encode(_ l: Float, table: UnsafePointer<Float>) -> Float {
+        let a = abs(l)
+        let v: Float
+        if a <= 1 {
+            let x = a * Float(encodeTableSize)
+            let i = Int(x)
+            v = table[i] + (x - Float(i)) * (table[i + 1] - table[i])
+        } else {
+            v = Float(encode(Double(a)))
+        }
+        return l < 0 ? -v : v
+    }
+}

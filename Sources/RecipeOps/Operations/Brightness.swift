@@ -1,4 +1,8 @@
 import RecipeCore
+import RecipeKernels
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Operations {
     /// Adds a constant to every sRGB-encoded channel (CIColorControls brightness).
@@ -15,4 +19,13 @@ extension Operations {
                       "offset added to encoded values; 0 leaves the image unchanged"),
         ],
         example: "brightness: 0.05")
+}
+
+extension Operations {
+    /// What a pixel becomes: the point steps of `brightness` for checked parameters `p`, in the
+    /// op's working space (the planner adds the conversions around them).
+    static func brightnessSteps(_ p: ParamSet) -> [PointStep] {
+        let a = Float(p.number("amount") ?? 0)
+        return [.matrix([1, 0, 0, a, 0, 1, 0, a, 0, 0, 1, a])]
+    }
 }

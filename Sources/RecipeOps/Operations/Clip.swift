@@ -1,4 +1,8 @@
 import RecipeCore
+import RecipeKernels
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Operations {
     /// Clamps every channel into min…max (CIColorClamp).
@@ -27,5 +31,13 @@ extension Operations {
         let at = params.isGiven("max") && !params.isGiven("min") ? "max" : "min"
         return [ParamProblem(
             at, "min (\(NumberFormatting.shortest(low))) must be below max (\(NumberFormatting.shortest(high)))")]
+    }
+}
+
+extension Operations {
+    /// What a pixel becomes: the point steps of `clip` for checked parameters `p`, in the
+    /// op's working space (the planner adds the conversions around them).
+    static func clipSteps(_ p: ParamSet) -> [PointStep] {
+        return [.clip(low: Float(p.number("min") ?? 0), high: Float(p.number("max") ?? 1))]
     }
 }

@@ -1,4 +1,8 @@
 import RecipeCore
+import RecipeKernels
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Operations {
     /// Turns the image into a monochrome of one colour (CIColorMonochrome-like).
@@ -17,4 +21,19 @@ extension Operations {
                       "strength; 0 leaves the image unchanged, 1 is fully tinted"),
         ],
         example: "colorize: {color: \"#996633\", amount: 0.6}")
+}
+
+extension Operations {
+    /// What a pixel becomes: the point steps of `colorize` for checked parameters `p`, in the
+    /// op's working space (the planner adds the conversions around them).
+    static func colorizeSteps(_ p: ParamSet) -> [PointStep] {
+        // mix(rgb, Y·colour, amount) in linear light; the colour is written sRGB-encoded.
+        guard case .color(let c)? = p["color"] else { return [] }
+        let a = Float(p.number("amount") ?? 1)
+        let tint = [c.r, c.g, c.b].map { Float(SRGB.decode($0)) }
+        let w = Luma.rec709
+        var m = PointStep.identityMatrix.map { $0 * (1 - a) }
+        for row in 0..<3 { for col in 0..<3 { m[row * 4 + col] += a * tint[row] * w[col] } }
+        return [.matrix(m)]
+    }
 }

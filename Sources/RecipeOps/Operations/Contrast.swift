@@ -1,4 +1,8 @@
 import RecipeCore
+import RecipeKernels
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Operations {
     /// Scales sRGB-encoded values away from a pivot (CIColorControls contrast).
@@ -17,4 +21,14 @@ extension Operations {
                       "encoded value that stays fixed; 0.4614 is linear middle grey (18%)"),
         ],
         example: "contrast: {amount: 1.15, pivot: 0.4614}")
+}
+
+extension Operations {
+    /// What a pixel becomes: the point steps of `contrast` for checked parameters `p`, in the
+    /// op's working space (the planner adds the conversions around them).
+    static func contrastSteps(_ p: ParamSet) -> [PointStep] {
+        let k = Float(p.number("amount") ?? 1), pivot = Float(p.number("pivot") ?? 0.5)
+        let o = pivot * (1 - k)
+        return [.matrix([k, 0, 0, o, 0, k, 0, o, 0, 0, k, o])]
+    }
 }

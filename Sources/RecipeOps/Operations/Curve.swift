@@ -1,4 +1,8 @@
 import RecipeCore
+import RecipeKernels
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Operations {
     /// A tone curve through 2–16 points, monotone cubic between them and linear outside
@@ -34,5 +38,20 @@ extension Operations {
                 notes: ["a curve maps each input to one output, so the x values must increase strictly"]))
         }
         return problems
+    }
+}
+
+extension Operations {
+    /// What a pixel becomes: the point steps of `curve` for checked parameters `p`, in the
+    /// op's working space (the planner adds the conversions around them).
+    static func curveSteps(_ p: ParamSet) -> [PointStep] {
+        guard let points = p.points("points") else { return [] }
+        let table = MonotoneCubic(points.map { (Double($0.x), Double($0.y)) }).table(size: MonotoneCubic.tableSize)
+        let identity = (0..<MonotoneCubic.tableSize).map { Float($0) / Float(MonotoneCubic.tableSize - 1) }
+        let channel = p.choice("channel") ?? "rgb"
+        let r = channel == "rgb" || channel == "r" ? table : identity
+        let g = channel == "rgb" || channel == "g" ? table : identity
+        let b = channel == "rgb" || channel == "b" ? table : identity
+        return [.curves(table: r + g + b, size: MonotoneCubic.tableSize)]
     }
 }

@@ -1,4 +1,8 @@
 import RecipeCore
+import RecipeKernels
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Operations {
     /// Multiplies linear light by 2^ev, like a change of exposure time (CIExposureAdjust).
@@ -15,4 +19,13 @@ extension Operations {
                       "exposure change in stops; +1 doubles the light"),
         ],
         example: "exposure: 0.3")
+}
+
+extension Operations {
+    /// What a pixel becomes: the point steps of `exposure` for checked parameters `p`, in the
+    /// op's working space (the planner adds the conversions around them).
+    static func exposureSteps(_ p: ParamSet) -> [PointStep] {
+        let g = Float(pow(2, p.number("ev") ?? 0))
+        return [.matrix([g, 0, 0, 0, 0, g, 0, 0, 0, 0, g, 0])]
+    }
 }

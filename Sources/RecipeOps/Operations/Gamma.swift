@@ -1,4 +1,8 @@
 import RecipeCore
+import RecipeKernels
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Operations {
     /// Raises sRGB-encoded values to a power (CIGammaAdjust); above 1 darkens.
@@ -15,4 +19,12 @@ extension Operations {
                       "exponent applied to encoded values; 1 leaves the image unchanged, above 1 darkens"),
         ],
         example: "gamma: 1.2")
+}
+
+extension Operations {
+    /// What a pixel becomes: the point steps of `gamma` for checked parameters `p`, in the
+    /// op's working space (the planner adds the conversions around them).
+    static func gammaSteps(_ p: ParamSet) -> [PointStep] {
+        return [.power(Float(p.number("power") ?? 1))]
+    }
 }

@@ -1,4 +1,8 @@
 import RecipeCore
+import RecipeKernels
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Operations {
     /// Replaces colours with their Rec.709 luminance.
@@ -15,4 +19,12 @@ extension Operations {
                       "strength; 0 leaves the image unchanged, 1 is fully grey"),
         ],
         example: "grayscale: 1")
+}
+
+extension Operations {
+    /// What a pixel becomes: the point steps of `grayscale` for checked parameters `p`, in the
+    /// op's working space (the planner adds the conversions around them).
+    static func grayscaleSteps(_ p: ParamSet) -> [PointStep] {
+        return [.matrix(Luma.mix(toward: Luma.rec709, amount: Float(p.number("amount") ?? 1)))]
+    }
 }

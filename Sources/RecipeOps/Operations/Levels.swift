@@ -1,4 +1,8 @@
 import RecipeCore
+import RecipeKernels
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Operations {
     /// Maps the input range black…white onto out-black…out-white with a gamma in between
@@ -45,5 +49,15 @@ extension Operations {
                 notes: ["to invert the image, use `invert`"]))
         }
         return problems
+    }
+}
+
+extension Operations {
+    /// What a pixel becomes: the point steps of `levels` for checked parameters `p`, in the
+    /// op's working space (the planner adds the conversions around them).
+    static func levelsSteps(_ p: ParamSet) -> [PointStep] {
+        return [.levels(black: Float(p.number("black") ?? 0), white: Float(p.number("white") ?? 1),
+                        inverseGamma: Float(1 / (p.number("gamma") ?? 1)),
+                        outBlack: Float(p.number("out-black") ?? 0), outWhite: Float(p.number("out-white") ?? 1))]
     }
 }

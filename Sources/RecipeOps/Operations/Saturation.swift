@@ -1,4 +1,8 @@
 import RecipeCore
+import RecipeKernels
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Operations {
     /// Mixes linear RGB with its Rec.709 luminance (CIColorControls saturation).
@@ -15,4 +19,12 @@ extension Operations {
                       "saturation factor; 0 is grey, 1 leaves the image unchanged, above 1 extrapolates"),
         ],
         example: "saturation: 1.2")
+}
+
+extension Operations {
+    /// What a pixel becomes: the point steps of `saturation` for checked parameters `p`, in the
+    /// op's working space (the planner adds the conversions around them).
+    static func saturationSteps(_ p: ParamSet) -> [PointStep] {
+        return [.matrix(Luma.mix(toward: Luma.rec709, amount: Float(1 - (p.number("amount") ?? 1))))]
+    }
 }

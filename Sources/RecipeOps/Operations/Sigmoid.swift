@@ -1,4 +1,8 @@
 import RecipeCore
+import RecipeKernels
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Operations {
     /// An S-shaped contrast curve around a midpoint that keeps black and white fixed
@@ -18,4 +22,14 @@ extension Operations {
                       "encoded value at the centre of the S-curve"),
         ],
         example: "sigmoid: {contrast: 5, midpoint: 0.4}")
+}
+
+extension Operations {
+    /// What a pixel becomes: the point steps of `sigmoid` for checked parameters `p`, in the
+    /// op's working space (the planner adds the conversions around them).
+    static func sigmoidSteps(_ p: ParamSet) -> [PointStep] {
+        let a = p.number("contrast") ?? 0, b = p.number("midpoint") ?? 0.5
+        guard a > 1e-6 else { return [] }  // ImageMagick's no-op below MagickEpsilon
+        return [.sigmoid(a: Float(a), b: Float(b), s0: Float(tanh(a / 2 * (0 - b))), s1: Float(tanh(a / 2 * (1 - b))))]
+    }
 }

@@ -1,4 +1,8 @@
 import RecipeCore
+import RecipeKernels
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Operations {
     /// Raises the saturation of dull colours more than that of vivid ones (glfx.js vibrance).
@@ -15,4 +19,12 @@ extension Operations {
                       "strength; positive saturates dull colours, negative desaturates, 0 leaves the image unchanged"),
         ],
         example: "vibrance: 0.3")
+}
+
+extension Operations {
+    /// What a pixel becomes: the point steps of `vibrance` for checked parameters `p`, in the
+    /// op's working space (the planner adds the conversions around them).
+    static func vibranceSteps(_ p: ParamSet) -> [PointStep] {
+        return [.vibrance(Float(p.number("amount") ?? 0))]
+    }
 }

@@ -1,0 +1,98 @@
+import Glibc
+import RecipeKernels
+import Testing
+
+/// The fused point kernel against its double-precision reference, step by step and in chains.
+@Suite("point program")
+struct PointProgramTests {
+    /// Deterministic pseudo-random values (xorshift), some outside [0, 1] as mid-chain values are.
+    static func values(_ n: Int, seed: UInt64 = 0x9E3779B97F4A7C15, range: ClosedRange<Double> = -0.2...1.3) -> [Float] {
+        var s = seed
+        return (0..<n).map { _ in
+            s ^= s << 13; s ^= s >> 7; s ^= s << 17
+            return Float(range.lowerBound + Double(s % 1_000_000) / 1_000_000 * (range.upperBound - range.lowerBound))
+        }
+    }
+
+    static let steps: [PointStep] = [
+        .toLinear, .toEncoded,
+        .matrix([1.1, 0.05, -0.02, 0.01, 0.0, 0.9, 0.1, 0, -0.03, 0.02, 1.2, -0.01]),
+        .power(0.8), .power(2.2),
+        .levels(black: 0.1, white: 0.9, inverseGamma: 1 / 1.4, outBlack: 0.05, outWhite: 0.95),
+        .sigmoid(a: 5, b: 0.4, s0: Float(tanh(2.5 * -0.4)), s1: Float(tanh(2.5 * 0.6))),
+        .vibrance(0.4), .vibrance(-0.6), .clip(low: 0.1, high: 0.8),
+        .curves(table: MonotoneCubic([(0, 0.05), (0.5, 0.6), (1, 0.95)]).table(size: 4096)
+            + (0..<4096).map { Float($0) / 4095 } + MonotoneCubic([(0, 0), (1, 1)]).table(size: 4096), size: 4096),
+    ]
+
+    func run(_ program: PointProgram, _ r: [Float], _ g: [Float], _ b: [Float]) -> ([Float], [Float], [Float]) {
+        var (r, g, b) = (r, g, b)
+        r.withUnsafeMutableBufferPointer { rp in
+            g.withUnsafeMutableBufferPointer { gp in
+                b.withUnsafeMutableBufferPointer { bp in
+                    program.apply(r: rp.baseAddress!, g: gp.baseAddress!, b: bp.baseAddress!, count: rp.count)
+                }
+            }
+        }
+        return (r, g, b)
+    }
+
+    @Test("each step matches its double-precision reference within 1e-5", arguments: 0..<steps.count)
+    func step(_ index: Int) {
+        let step = Self.steps[index]
+        // power and levels take values where they are defined without a sign flip in the reference
+        let r = Self.values(1000, seed: 1), g = Self.values(1000, seed: 2), b = Self.values(1000, seed: 3)
+        let (fr, fg, fb) = run(PointProgram(steps: [step], input: .encoded, output: .encoded), r, g, b)
+        var worst = 0.0
+        for i in 0..<r.count {
+            let want = step.reference(SIMD3(Double(r[i]), Double(g[i]), Double(b[i])))
+            for (got, exp) in [(fr[i], want.x), (fg[i], want.y), (fb[i], want.z)] {
+                worst = max(worst, abs(Double(got) - exp) / max(1, abs(exp)))
+            }
+        }
+        #expect(worst <= 1e-5, "step \(step): worst relative error \(worst)")
+    }
+
+    @Test("a chain in one pass equals the steps run one after another over the whole image, and the reference")
+    func chain() {
+        let chain: [PointStep] = [.toLinear, .matrix([1.19, 0, 0, 0, 0, 1.19, 0, 0, 0, 0, 1.19, 0]), .toEncoded,
+                                  .matrix([1.15, 0, 0, -0.075, 0, 1.15, 0, -0.075, 0, 0, 1.15, -0.075]), .power(1 / 1.1)]
+        let r = Self.values(5000, seed: 4, range: 0...1), g = Self.values(5000, seed: 5, range: 0...1), b = Self.values(5000, seed: 6, range: 0...1)
+        let fused = run(PointProgram(steps: chain, input: .encoded, output: .encoded), r, g, b)
+        var unfused = (r, g, b)
+        for step in chain { unfused = run(PointProgram(steps: [step], input: .encoded, output: .encoded), unfused.0, unfused.1, unfused.2) }
+        #expect(fused.0 == unfused.0 && fused.1 == unfused.1 && fused.2 == unfused.2)
+        for i in stride(from: 0, to: r.count, by: 7) {
+            var p = SIMD3(Double(r[i]), Double(g[i]), Double(b[i]))
+            for step in chain { p = step.reference(p) }
+            #expect(abs(Double(fused.0[i]) - p.x) < 1e-5 && abs(Double(fused.2[i]) - p.z) < 1e-5)
+        }
+    }
+
+    @Test("8-bit rows: linear load and store through the tables round-trip every code exactly")
+    func bytes() {
+        var row = (0..<(3 * 300)).map { UInt8($0 % 256) }
+        let original = row
+        row.withUnsafeMutableBufferPointer { PointProgram(steps: [], input: .linear, output: .linear).run($0.baseAddress!, pixels: 300) }
+        #expect(row == original)
+        row.withUnsafeMutableBufferPointer {
+            PointProgram(steps: [.matrix([-1, 0, 0, 1, 0, -1, 0, 1, 0, 0, -1, 1])], input: .encoded, output: .encoded).run($0.baseAddress!, pixels: 300)
+        }
+        #expect(row == original.map { 255 - $0 })
+    }
+
+    @Test("monotone cubic: through the points, no overshoot, monotone, linear outside")
+    func spline() {
+        let points = [(0.0, 0.0), (0.2, 0.1), (0.25, 0.6), (0.8, 0.62), (1.0, 1.0)]
+        let s = MonotoneCubic(points)
+        for (x, y) in points { #expect(abs(s.value(x) - y) < 1e-12) }
+        var previous = -1.0
+        for i in 0...1000 {
+            let v = s.value(Double(i) / 1000)
+            #expect(v >= previous - 1e-12)
+            #expect(v >= -1e-12 && v <= 1 + 1e-12)
+            previous = v
+        }
+        #expect(abs(s.value(1.1) - (1 + 0.1 * (1 - 0.62) / 0.2)) < 1e-9)
+    }
+}
