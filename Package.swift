@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 //
 // One layer = one target = one folder (see ../shared/STYLE.md). Dependencies point one way:
-// Core ← Kernels ← Ops ← Language; Core ← Kernels ← Render; Core ← Codecs; only the CLI sees everything.
+// Core ← Kernels ← Ops ← Language; Kernels, Ops ← Optimizer; Core ← Kernels ← Render; Core ← Codecs;
+// only the CLI sees everything.
 import PackageDescription
 
 let aptJPEG: [SystemPackageProvider] = [.apt(["libjpeg62-turbo-dev"])]
@@ -38,10 +39,12 @@ let package = Package(
         .target(name: "RecipeRender", dependencies: ["RecipeCore", "RecipeKernels"]),
         .target(name: "RecipeOps", dependencies: ["RecipeCore", "RecipeKernels"]),
         .target(name: "RecipeLanguage", dependencies: ["RecipeCore", "RecipeOps", "CYAML"]),
+        // The plan is made of kernel steps that the ops declare, so the optimiser sees Kernels and Ops.
+        .target(name: "RecipeOptimizer", dependencies: ["RecipeCore", "RecipeKernels", "RecipeOps"]),
         .executableTarget(
             name: "recipe",
             dependencies: [
-                "RecipeCore", "RecipeKernels", "RecipeCodecs", "RecipeRender", "RecipeOps", "RecipeLanguage",
+                "RecipeCore", "RecipeKernels", "RecipeCodecs", "RecipeRender", "RecipeOps", "RecipeLanguage", "RecipeOptimizer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -59,6 +62,7 @@ let package = Package(
             name: "RecipeRenderTests",
             dependencies: ["RecipeRender", "RecipeCodecs", "TestSupport"]),
         .testTarget(name: "RecipeOpsTests", dependencies: ["RecipeOps", "TestSupport"]),
+        .testTarget(name: "RecipeOptimizerTests", dependencies: ["RecipeOptimizer", "RecipeLanguage", "TestSupport"]),
         .testTarget(
             name: "RecipeLanguageTests", dependencies: ["RecipeLanguage", "RecipeOps", "TestSupport"],
             exclude: ["Fixtures"]),

@@ -64,130 +64,190 @@ public enum PointStep: Sendable, Hashable {
 /// compiler vectorises), and they are written back. No intermediate image, no per-pixel dispatch:
 /// the `switch` on the step happens once per 64 pixels.
 ///
+/// Per-channel steps at the ends cost nothing per pixel: the leading run (from the 8-bit code)
+/// becomes a 256-entry load table per channel, computed exactly in double precision; the trailing
+/// run (to the 8-bit code) a 65536-entry store table per channel, indexed by the value in 1/65535
+/// steps. Only the steps between (matrices, vibrance) run per pixel.
+///
 /// ```swift
-/// let program = PointProgram(steps: [.matrix(m), .toEncoded, .power(0.9)], input: .linear, output: .encoded)
+/// let program = PointProgram(steps: [.toLinear, .matrix(m), .toEncoded, .power(0.9)])
 /// program.run(row, pixels: width)          // interleaved RGB UInt8, in place
 /// ```
 public struct PointProgram: Sendable {
-    /// How samples are read and written: as stored (sRGB-encoded) or converted to linear light
-    /// on load / from linear light on store (through exact tables, fused into the load and store).
-    public enum Space: Sendable, Hashable { case encoded, linear }
-
     public static let tile = 64
+    static let storeLevels = 65536
 
+    /// Every step, in order (what `apply` runs on floats).
     public let steps: [PointStep]
-    public let input: Space
-    public let output: Space
+    /// The leading per-channel steps folded into `loadTable`, and the trailing ones into `storeTable`.
+    public let head: [PointStep]
+    public let body: [PointStep]
+    public let tail: [PointStep]
+    /// code → value after `head`, per channel (3 × 256).
+    let loadTable: [Float]
+    /// value·65535 → 8-bit code after `tail`, per channel (3 × 65536).
+    let storeTable: [UInt8]
+    /// True when clamping to [0, 1] before the store table gives the exact code (the tail maps
+    /// 0 to code 0, 1 to code 255, and never decreases); otherwise values outside [0, 1] go
+    /// through the tail steps one by one.
+    let storeClampSafe: Bool
 
-    public init(steps: [PointStep], input: Space, output: Space) {
+    public init(steps: [PointStep]) {
         self.steps = steps
-        self.input = input
-        self.output = output
+        let (head, body, tail) = Self.split(steps)
+        self.head = head
+        self.body = body
+        self.tail = tail
+        var load = [Float](repeating: 0, count: 3 * 256)
+        for code in 0..<256 {
+            let v = Double(code) / 255
+            let out = head.reduce(SIMD3(v, v, v)) { $1.reference($0) }
+            load[code] = Float(out.x)
+            load[256 + code] = Float(out.y)
+            load[512 + code] = Float(out.z)
+        }
+        loadTable = load
+        let levels = Self.storeLevels
+        var store = [UInt8](repeating: 0, count: 3 * levels)
+        var monotone = true
+        for i in 0..<levels {
+            let v = Double(i) / Double(levels - 1)
+            let out = tail.reduce(SIMD3(v, v, v)) { $1.reference($0) }
+            for c in 0..<3 {
+                store[c * levels + i] = Self.quantize(Float(c == 0 ? out.x : c == 1 ? out.y : out.z))
+                if i > 0, store[c * levels + i] < store[c * levels + i - 1] { monotone = false }
+            }
+        }
+        storeTable = store
+        storeClampSafe = monotone && (0..<3).allSatisfy { store[$0 * levels] == 0 && store[$0 * levels + levels - 1] == 255 }
     }
+
+    /// Steps that treat each channel on its own (so a table per channel can stand for them).
+    static func isPerChannel(_ step: PointStep) -> Bool {
+        switch step {
+        case .toLinear, .toEncoded, .power, .levels, .sigmoid, .clip, .curves: return true
+        case .matrix(let m): return m[1] == 0 && m[2] == 0 && m[4] == 0 && m[6] == 0 && m[8] == 0 && m[9] == 0
+        case .vibrance: return false
+        }
+    }
+
+    /// The leading per-channel run, the rest, and the trailing per-channel run.
+    public static func split(_ steps: [PointStep]) -> ([PointStep], [PointStep], [PointStep]) {
+        let h = steps.firstIndex { !isPerChannel($0) } ?? steps.count
+        let rest = steps[h...]
+        let t = rest.lastIndex { !isPerChannel($0) }.map { $0 + 1 } ?? h
+        return (Array(steps[..<h]), Array(steps[h..<t]), Array(steps[t...]))
+    }
+
+    @inline(__always)
+    static func quantize(_ v: Float) -> UInt8 { UInt8(truncatingIfNeeded: Int32(min(max(v, 0), 1) * 255 + 0.5)) }
 
     /// Runs the program on `pixels` interleaved RGB 8-bit pixels, in place.
     public func run(_ row: UnsafeMutablePointer<UInt8>, pixels: Int) {
         let planes = UnsafeMutablePointer<Float>.allocate(capacity: 3 * Self.tile)
+        planes.initialize(repeating: 0, count: 3 * Self.tile)
         defer { planes.deallocate() }
-        SRGB.decodeTable8.withUnsafeBufferPointer { decode8 in
-            SRGB.decodeTable.withUnsafeBufferPointer { decode in
-                SRGB.encodeTable.withUnsafeBufferPointer { encode in
-                    let tables = Tables(decode8: decode8.baseAddress!, decode: decode.baseAddress!, encode: encode.baseAddress!)
-                    var start = 0
-                    while start < pixels {
-                        let n = min(Self.tile, pixels - start)
-                        let px = row + 3 * start
-                        load(px, n, planes, tables)
-                        for step in steps { Self.apply(step, planes, n, tables) }
-                        store(planes, n, px, tables)
-                        start += n
+        loadTable.withUnsafeBufferPointer { load in
+            storeTable.withUnsafeBufferPointer { store in
+                var start = 0
+                while start < pixels {
+                    let n = min(Self.tile, pixels - start)
+                    let px = row + 3 * start
+                    let r = planes, g = planes + Self.tile, b = planes + 2 * Self.tile
+                    let l = load.baseAddress!
+                    for i in 0..<n {
+                        r[i] = l[Int(px[3 * i])]
+                        g[i] = l[256 + Int(px[3 * i + 1])]
+                        b[i] = l[512 + Int(px[3 * i + 2])]
                     }
+                    for step in body { Self.apply(step, planes, n) }
+                    self.store(planes, n, px, store.baseAddress!)
+                    start += n
                 }
             }
         }
     }
 
-    /// Runs the steps (not the load/store conversions) on planar float channels, in place.
-    public func apply(r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>, count: Int) {
-        let planes = UnsafeMutablePointer<Float>.allocate(capacity: 3 * Self.tile)
-        defer { planes.deallocate() }
-        SRGB.decodeTable8.withUnsafeBufferPointer { decode8 in
-            SRGB.decodeTable.withUnsafeBufferPointer { decode in
-                SRGB.encodeTable.withUnsafeBufferPointer { encode in
-                    let tables = Tables(decode8: decode8.baseAddress!, decode: decode.baseAddress!, encode: encode.baseAddress!)
-                    var start = 0
-                    while start < count {
-                        let n = min(Self.tile, count - start)
-                        for (c, src) in [r, g, b].enumerated() { (planes + c * Self.tile).update(from: src + start, count: n) }
-                        for step in steps { Self.apply(step, planes, n, tables) }
-                        for (c, dst) in [r, g, b].enumerated() { (dst + start).update(from: planes + c * Self.tile, count: n) }
-                        start += n
-                    }
-                }
-            }
-        }
-    }
-
-    /// The tables the steps read, borrowed once per call.
-    @usableFromInline
-    struct Tables {
-        let decode8: UnsafePointer<Float>
-        let decode: UnsafePointer<Float>
-        let encode: UnsafePointer<Float>
-    }
-
     @inline(__always)
-    func load(_ px: UnsafeMutablePointer<UInt8>, _ n: Int, _ planes: UnsafeMutablePointer<Float>, _ t: Tables) {
-        let r = planes, g = planes + Self.tile, b = planes + 2 * Self.tile
-        if input == .linear {
-            for i in 0..<n {
-                r[i] = t.decode8[Int(px[3 * i])]
-                g[i] = t.decode8[Int(px[3 * i + 1])]
-                b[i] = t.decode8[Int(px[3 * i + 2])]
-            }
-        } else {
-            let k: Float = 1 / 255
-            for i in 0..<n {
-                r[i] = Float(px[3 * i]) * k
-                g[i] = Float(px[3 * i + 1]) * k
-                b[i] = Float(px[3 * i + 2]) * k
-            }
-        }
-    }
-
-    @inline(__always)
-    func store(_ planes: UnsafeMutablePointer<Float>, _ n: Int, _ px: UnsafeMutablePointer<UInt8>, _ t: Tables) {
+    func store(_ planes: UnsafeMutablePointer<Float>, _ n: Int, _ px: UnsafeMutablePointer<UInt8>, _ table: UnsafePointer<UInt8>) {
+        let top = Float(Self.storeLevels - 1)
+        let raw = UnsafeMutableRawPointer(planes)
         for c in 0..<3 {
             let plane = planes + c * Self.tile
-            if output == .linear {
-                for i in 0..<n { plane[i] = SRGB.encodeClamped(plane[i], table: t.encode) }
+            let t = table + c * Self.storeLevels
+            if storeClampSafe {
+                // Table indices eight at a time: clamp, scale, round with the 1.5·2^23 trick.
+                var k = 0
+                while k < n {
+                    var v = raw.loadUnaligned(fromByteOffset: (c * Self.tile + k) * 4, as: SIMD8<Float>.self)
+                    v = v.replacing(with: 0, where: v .< 0)
+                    v = v.replacing(with: 1, where: v .> 1)
+                    let index = unsafeBitCast(v * top + 12_582_912, to: SIMD8<Int32>.self) &- 0x4B40_0000
+                    for j in 0..<min(8, n - k) { px[3 * (k + j) + c] = t[Int(index[j])] }
+                    k += 8
+                }
+                continue
             }
             for i in 0..<n {
-                let v = min(max(plane[i], 0), 1) * 255 + 0.5
-                px[3 * i + c] = UInt8(truncatingIfNeeded: Int32(v))
+                let v = plane[i]
+                if v >= 0 && v <= 1 {
+                    px[3 * i + c] = t[Int(v * top + 0.5)]
+                } else {
+                    // Outside [0, 1] with a tail that does not clamp cleanly: the steps themselves.
+                    var p = SIMD3<Double>(repeating: Double(v))
+                    for step in tail { p = step.reference(p) }
+                    px[3 * i + c] = Self.quantize(Float(p.x))
+                }
             }
         }
     }
 
+    /// Runs every step on planar float channels, in place (no tables: the float path the tests
+    /// and the unfused plan use).
+    public func apply(r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>, count: Int) {
+        let planes = UnsafeMutablePointer<Float>.allocate(capacity: 3 * Self.tile)
+        planes.initialize(repeating: 0, count: 3 * Self.tile)
+        defer { planes.deallocate() }
+        var start = 0
+        while start < count {
+            let n = min(Self.tile, count - start)
+            (planes).update(from: r + start, count: n)
+            (planes + Self.tile).update(from: g + start, count: n)
+            (planes + 2 * Self.tile).update(from: b + start, count: n)
+            for step in steps { Self.apply(step, planes, n) }
+            (r + start).update(from: planes, count: n)
+            (g + start).update(from: planes + Self.tile, count: n)
+            (b + start).update(from: planes + 2 * Self.tile, count: n)
+            start += n
+        }
+    }
+
     @inline(__always)
-    static func apply(_ step: PointStep, _ planes: UnsafeMutablePointer<Float>, _ n: Int, _ t: Tables) {
+    static func apply(_ step: PointStep, _ planes: UnsafeMutablePointer<Float>, _ n: Int) {
         let r = planes, g = planes + tile, b = planes + 2 * tile
         switch step {
         case .toLinear:
-            for c in 0..<3 { let p = planes + c * tile; for i in 0..<n { p[i] = SRGB.decode(p[i], table: t.decode) } }
+            vectors(planes, n) { FastMath.srgbToLinear($0) }
         case .toEncoded:
-            for c in 0..<3 { let p = planes + c * tile; for i in 0..<n { p[i] = SRGB.encode(p[i], table: t.encode) } }
+            vectors(planes, n) { FastMath.linearToSRGB($0) }
         case .matrix(let m):
-            let (m0, m1, m2, m3, m4, m5) = (m[0], m[1], m[2], m[3], m[4], m[5])
-            let (m6, m7, m8, m9, m10, m11) = (m[6], m[7], m[8], m[9], m[10], m[11])
-            for i in 0..<n {
-                let x = r[i], y = g[i], z = b[i]
-                r[i] = m0 * x + m1 * y + m2 * z + m3
-                g[i] = m4 * x + m5 * y + m6 * z + m7
-                b[i] = m8 * x + m9 * y + m10 * z + m11
+            typealias V = SIMD8<Float>
+            let (m0, m1, m2, m3, m4, m5) = (V(repeating: m[0]), V(repeating: m[1]), V(repeating: m[2]), V(repeating: m[3]), V(repeating: m[4]), V(repeating: m[5]))
+            let (m6, m7, m8, m9, m10, m11) = (V(repeating: m[6]), V(repeating: m[7]), V(repeating: m[8]), V(repeating: m[9]), V(repeating: m[10]), V(repeating: m[11]))
+            let raw = UnsafeMutableRawPointer(planes)
+            var k = 0
+            while k < n {
+                let o = k * 4
+                let x = raw.loadUnaligned(fromByteOffset: o, as: V.self)
+                let y = raw.loadUnaligned(fromByteOffset: o + tile * 4, as: V.self)
+                let z = raw.loadUnaligned(fromByteOffset: o + 2 * tile * 4, as: V.self)
+                raw.storeBytes(of: m0 * x + m1 * y + m2 * z + m3, toByteOffset: o, as: V.self)
+                raw.storeBytes(of: m4 * x + m5 * y + m6 * z + m7, toByteOffset: o + tile * 4, as: V.self)
+                raw.storeBytes(of: m8 * x + m9 * y + m10 * z + m11, toByteOffset: o + 2 * tile * 4, as: V.self)
+                k += 8
             }
         case .power(let e):
-            for c in 0..<3 { let p = planes + c * tile; for i in 0..<n { let v = p[i]; p[i] = v < 0 ? -powf(-v, e) : powf(v, e) } }
+            vectors(planes, n) { FastMath.pow($0, e) }
         case .levels(let black, let white, let gamma, let outBlack, let outWhite):
             let scale = 1 / (white - black), range = outWhite - outBlack
             for c in 0..<3 { let p = planes + c * tile;
@@ -218,6 +278,20 @@ public struct PointProgram: Sendable {
                     let base = tb.baseAddress! + c * size
                     for i in 0..<n { p[i] = curve(p[i], base, size) }
                 }
+            }
+        }
+    }
+
+    /// Applies `f` to the three planes eight values at a time (the planes are a whole tile long,
+    /// so the last vector may run past `n` into the tile's spare, initialised values).
+    @inline(__always)
+    static func vectors(_ planes: UnsafeMutablePointer<Float>, _ n: Int, _ f: (FastMath.V) -> FastMath.V) {
+        let raw = UnsafeMutableRawPointer(planes)
+        let chunks = (n + 7) / 8
+        for c in 0..<3 {
+            for k in 0..<chunks {
+                let offset = (c * tile + 8 * k) * MemoryLayout<Float>.stride
+                raw.storeBytes(of: f(raw.loadUnaligned(fromByteOffset: offset, as: FastMath.V.self)), toByteOffset: offset, as: FastMath.V.self)
             }
         }
     }

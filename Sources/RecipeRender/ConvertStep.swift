@@ -14,7 +14,8 @@ public final class ConvertStep: RowSource {
 
     public init(source: RowSource, to format: PixelFormat) {
         precondition(source.format.sampleType != .float32 && format.sampleType != .float32)
-        precondition(format.colorModel == source.format.colorModel || format.colorModel == source.format.colorModel.withoutAlpha,
+        precondition(format.colorModel == source.format.colorModel || format.colorModel == source.format.colorModel.withoutAlpha
+                     || (source.format == PixelFormat(.gray, .uint8) && format == PixelFormat(.rgb, .uint8)),
                      "ConvertStep cannot turn \(source.format) into \(format)")
         self.source = source
         self.format = format
@@ -31,6 +32,11 @@ public final class ConvertStep: RowSource {
         for i in 0..<n {
             let dropAlpha = from.colorModel.hasAlpha && !format.colorModel.hasAlpha
             let colour = format.colorModel.channels
+            if from.colorModel == .gray, format.colorModel == .rgb {
+                // Grey to RGB for colour operations (8 bits).
+                SampleConversion.grayToRGB(s.row(i).assumingMemoryBound(to: UInt8.self), buffer.row(i).assumingMemoryBound(to: UInt8.self), pixels: pixels)
+                continue
+            }
             switch (from.sampleType, format.sampleType) {
             case (.uint8, .uint8):
                 let src = s.row(i).assumingMemoryBound(to: UInt8.self), dst = buffer.row(i).assumingMemoryBound(to: UInt8.self)

@@ -42,7 +42,7 @@ struct PointProgramTests {
         let step = Self.steps[index]
         // power and levels take values where they are defined without a sign flip in the reference
         let r = Self.values(1000, seed: 1), g = Self.values(1000, seed: 2), b = Self.values(1000, seed: 3)
-        let (fr, fg, fb) = run(PointProgram(steps: [step], input: .encoded, output: .encoded), r, g, b)
+        let (fr, fg, fb) = run(PointProgram(steps: [step]), r, g, b)
         var worst = 0.0
         for i in 0..<r.count {
             let want = step.reference(SIMD3(Double(r[i]), Double(g[i]), Double(b[i])))
@@ -58,9 +58,9 @@ struct PointProgramTests {
         let chain: [PointStep] = [.toLinear, .matrix([1.19, 0, 0, 0, 0, 1.19, 0, 0, 0, 0, 1.19, 0]), .toEncoded,
                                   .matrix([1.15, 0, 0, -0.075, 0, 1.15, 0, -0.075, 0, 0, 1.15, -0.075]), .power(1 / 1.1)]
         let r = Self.values(5000, seed: 4, range: 0...1), g = Self.values(5000, seed: 5, range: 0...1), b = Self.values(5000, seed: 6, range: 0...1)
-        let fused = run(PointProgram(steps: chain, input: .encoded, output: .encoded), r, g, b)
+        let fused = run(PointProgram(steps: chain), r, g, b)
         var unfused = (r, g, b)
-        for step in chain { unfused = run(PointProgram(steps: [step], input: .encoded, output: .encoded), unfused.0, unfused.1, unfused.2) }
+        for step in chain { unfused = run(PointProgram(steps: [step]), unfused.0, unfused.1, unfused.2) }
         #expect(fused.0 == unfused.0 && fused.1 == unfused.1 && fused.2 == unfused.2)
         for i in stride(from: 0, to: r.count, by: 7) {
             var p = SIMD3(Double(r[i]), Double(g[i]), Double(b[i]))
@@ -69,14 +69,14 @@ struct PointProgramTests {
         }
     }
 
-    @Test("8-bit rows: linear load and store through the tables round-trip every code exactly")
+    @Test("8-bit rows: the load and store tables round-trip every code exactly through linear light")
     func bytes() {
         var row = (0..<(3 * 300)).map { UInt8($0 % 256) }
         let original = row
-        row.withUnsafeMutableBufferPointer { PointProgram(steps: [], input: .linear, output: .linear).run($0.baseAddress!, pixels: 300) }
+        row.withUnsafeMutableBufferPointer { PointProgram(steps: [.toLinear, .toEncoded]).run($0.baseAddress!, pixels: 300) }
         #expect(row == original)
         row.withUnsafeMutableBufferPointer {
-            PointProgram(steps: [.matrix([-1, 0, 0, 1, 0, -1, 0, 1, 0, 0, -1, 1])], input: .encoded, output: .encoded).run($0.baseAddress!, pixels: 300)
+            PointProgram(steps: [.matrix([-1, 0, 0, 1, 0, -1, 0, 1, 0, 0, -1, 1])]).run($0.baseAddress!, pixels: 300)
         }
         #expect(row == original.map { 255 - $0 })
     }

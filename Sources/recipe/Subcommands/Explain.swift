@@ -2,6 +2,7 @@ import ArgumentParser
 import RecipeCodecs
 import RecipeCore
 import RecipeLanguage
+import RecipeOptimizer
 
 struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,6 +27,9 @@ struct Explain: ParsableCommand {
     @Flag(help: "Print Graphviz dot.")
     var dot = false
 
+    @Flag(help: "Show the unfused plan (every operation a pass of its own).")
+    var noFuse = false
+
     func run() throws {
         var options = CheckOptions()
         options.overrides = try parseOverrides(overrides)
@@ -44,6 +48,14 @@ struct Explain: ParsableCommand {
         for d in checked.diagnostics { Console.printError(DiagnosticPrinter.render(d, source: checked.file)) }
         guard let graph = checked.graph else { throw CommandFailure(exitCode: 1) }
         print(dot ? GraphText.dot(graph, title: recipe) : GraphText.text(graph, checked: checked), terminator: "")
+        if dot { return }
+        do {
+            let (_, trace) = try Planner.plan(graph, fuse: !noFuse)
+            print("\nplan (after each optimiser pass):")
+            for t in trace { print("\(t.pass):\n\(t.plan)", terminator: "") }
+        } catch {
+            print("\nplan: not renderable by this build yet: \(error.message)")
+        }
     }
 }
 

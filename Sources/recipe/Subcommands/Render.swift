@@ -34,6 +34,15 @@ struct Render: ParsableCommand {
     @Argument(help: "The photo to render (JPEG or PNG).")
     var photo: String
 
+    @Option(help: "The recipe to apply (checked first; the engine renders point operations so far).")
+    var recipe: String?
+
+    @Option(name: .customLong("set"), help: "Override a recipe param: --set name=value (repeatable).")
+    var overrides: [String] = []
+
+    @Flag(help: "Render the unfused plan: every operation a pass of its own (for measurements and tests).")
+    var noFuse = false
+
     @Option(name: [.short, .customLong("output")], help: "The file to write (.jpg, .jpeg or .png).")
     var output: String
 
@@ -76,6 +85,9 @@ struct Render: ParsableCommand {
         job.jpeg = JPEGOptions(quality: quality, subsampling: subsampling, progressive: progressive, optimizeCoding: optimize)
         job.png = PNGOptions(compressionLevel: pngCompression)
         job.threaded = !singleThread
+        if let recipe {
+            job.programs = try RecipePlanning.programs(recipe: recipe, photo: photo, overrides: try parseOverrides(overrides), fuse: !noFuse)
+        }
         let outcome = try job.run()
         Console.warnings(outcome.warnings)
     }

@@ -1,0 +1,84 @@
+/// Vectorised log2, exp2 and pow on eight floats at a time, for the point kernels' transfer
+/// curves and powers (libm's powf is scalar and costs ~20 ns a value; these are branch-free
+/// polynomials the compiler keeps in SIMD registers). Relative error about 3e-7 over the range
+/// the kernels use; `FastMathTests` measures it against Double.
+public enum FastMath {
+    public typealias V = SIMD8<Float>
+
+    /// |x|, by clearing the sign bits.
+    @inlinable @inline(__always)
+    public static func abs(_ x: V) -> V {
+        unsafeBitCast(unsafeBitCast(x, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: V.self)
+    }
+
+    /// log2 of positive normal floats: x = m·2^e with m in [√½, √2), log2(m) from the atanh series.
+    @inlinable @inline(__always)
+    public static func log2(_ x: V) -> V {
+        let bits = unsafeBitCast(x, to: SIMD8<UInt32>.self)
+        // The biased exponent as a float, without a generic int→float conversion (which the
+        // compiler does not vectorise): put it in the mantissa of 2^23 and subtract 2^23.
+        var e = unsafeBitCast(((bits &>> 23) & 0xFF) | 0x4B00_0000, to: V.self) - (8_388_608 + 127)
+        var m = unsafeBitCast((bits & 0x007F_FFFF) | 0x3F80_0000, to: V.self)
+        let big = m .> 1.41421356
+        m = m.replacing(with: m * 0.5, where: big)
+        e = e.replacing(with: e + 1, where: big)
+        let t = (m - 1) / (m + 1)
+        let t2 = t * t
+        // 2/ln2 · (t + t³/3 + t⁵/5 + t⁷/7 + t⁹/9); |t| ≤ 0.1716, truncation error < 1e-9
+        var p = t2 * (1.0 / 9) + (1.0 / 7)
+        p = p * t2 + (1.0 / 5)
+        p = p * t2 + (1.0 / 3)
+        p = p * t2 + 1
+        return e + t * p * 2.885390081777927
+    }
+
+    /// 2^y: y = n + f with f in [-½, ½], 2^f = e^(f·ln2) by its Taylor polynomial (degree 7),
+    /// 2^n put into the exponent bits. y is clamped to the float range.
+    @inlinable @inline(__always)
+    public static func exp2(_ y: V) -> V {
+        var c = y.replacing(with: -126, where: y .< -126)
+        c = c.replacing(with: 127, where: c .> 127)
+        // Round to nearest with the 1.5·2^23 trick: the sum's low mantissa bits hold n.
+        let shifted = c + 12_582_912
+        let n = shifted - 12_582_912
+        let z = (c - n) * 0.6931471805599453
+        var p = z * (1.0 / 5040) + (1.0 / 720)
+        p = p * z + (1.0 / 120)
+        p = p * z + (1.0 / 24)
+        p = p * z + (1.0 / 6)
+        p = p * z + 0.5
+        p = p * z + 1
+        p = p * z + 1
+        let integer = unsafeBitCast(shifted, to: SIMD8<Int32>.self) &- 0x4B40_0000
+        let scale = unsafeBitCast((integer &+ 127) &<< 23, to: V.self)
+        return p * scale
+    }
+
+    /// sign(x)·|x|^e; 0 stays 0.
+    @inlinable @inline(__always)
+    public static func pow(_ x: V, _ e: Float) -> V {
+        let a = abs(x)
+        let r = exp2(log2(a.replacing(with: 1, where: a .< 1e-30)) * e)
+        let signed = r.replacing(with: -r, where: x .< 0)
+        return signed.replacing(with: 0, where: a .< 1e-30)
+    }
+
+    /// sRGB-encoded → linear (IEC 61966-2-1), sign-symmetric, unclamped.
+    @inlinable @inline(__always)
+    public static func srgbToLinear(_ v: V) -> V {
+        let a = abs(v)
+        let curve = exp2(log2((a + 0.055) * (1 / 1.055)) * 2.4)
+        let l = curve.replacing(with: a * (1 / 12.92), where: a .<= 0.04045)
+        return l.replacing(with: -l, where: v .< 0)
+    }
+
+    /// Linear → sRGB-encoded (IEC 61966-2-1), sign-symmetric, unclamped.
+    @inlinable @inline(__always)
+    public static func linearToSRGB(_ l: V) -> V {
+        let a = abs(l)
+        let safe = a.replacing(with: 1, where: a .<= 0.0031308)
+        let curve = exp2(log2(safe) * (1 / 2.4)) * 1.055 - 0.055
+        let v = curve.replacing(with: a * 12.92, where: a .<= 0.0031308)
+        return v.replacing(with: -v, where: l .< 0)
+    }
+}

@@ -1,0 +1,94 @@
+import RecipeCore
+import RecipeKernels
+
+/// What the interpreter runs: the filter graph lowered to kernel steps, then rewritten by the
+/// optimiser passes. For now plans are chains of point steps (the engine's first op class);
+/// neighbourhood, geometric and composite stages join as their kernels land.
+///
+/// ```
+/// exposure 0.25 → contrast 1.15 → saturation 1.3     (graph)
+/// [lin] matrix · [enc] matrix · [lin] matrix           (lowered)
+/// load→lin, matrix, →enc, matrix, →lin, matrix, store←lin   (one fused pass)
+/// ```
+public struct ExecutionPlan: Sendable, CustomStringConvertible {
+    /// One kernel step, the working space it expects, and the stage it came from.
+    public struct Step: Sendable, Hashable {
+        public var kernel: PointStep
+        /// `.linear` or `.encoded` for ops; `.any` for steps indifferent to it (clip).
+        public var space: WorkingSpace
+        /// `exposure (stage 1)`, or `→ linear` for inserted conversions.
+        public var origin: String
+
+        public init(_ kernel: PointStep, space: WorkingSpace, origin: String) {
+            self.kernel = kernel
+            self.space = space
+            self.origin = origin
+        }
+    }
+
+    /// A run of steps executed as one pass (one `PointProgram`).
+    public struct Pass: Sendable {
+        public var steps: [Step]
+
+        public var program: PointProgram { PointProgram(steps: steps.map(\.kernel)) }
+    }
+
+    /// The steps before fusion, in order (what most passes rewrite).
+    public var steps: [Step]
+    /// The passes over the image after fusion (empty until `FusePointRuns` or `SplitPerStep` ran).
+    public var passes: [Pass] = []
+
+    public init(steps: [Step]) { self.steps = steps }
+
+    public var description: String {
+        if passes.isEmpty {
+            return steps.isEmpty ? "  (no pixel work)\n" : steps.map { "  \(Self.text($0))\n" }.joined()
+        }
+        var out = ""
+        for (i, pass) in passes.enumerated() {
+            // The kernel folds the per-channel steps at either end into its load and store tables.
+            let (head, body, tail) = PointProgram.split(pass.steps.map(\.kernel))
+            let steps = pass.steps
+            out += "  pass \(i + 1):\n"
+            out += "    load table (8-bit code →): " + (head.isEmpty ? "code/255" : steps[..<head.count].map { Self.text($0) }.joined(separator: ", ")) + "\n"
+            if !body.isEmpty {
+                out += "    per pixel: " + steps[head.count..<(head.count + body.count)].map { Self.text($0) }.joined(separator: ", ") + "\n"
+            }
+            out += "    store table (→ 8-bit code): " + (tail.isEmpty ? "×255" : steps[(head.count + body.count)...].map { Self.text($0) }.joined(separator: ", ")) + "\n"
+        }
+        return out
+    }
+
+    /// Float's own shortest text (`1.1892071`, not the double's 1.1892070770263672).
+    static func short(_ f: Float) -> String {
+        let s = "\(f)"
+        return s.hasSuffix(".0") ? String(s.dropLast(2)) : s
+    }
+
+    static func text(_ s: Step) -> String {
+        let kernel: String
+        switch s.kernel {
+        case .toLinear: return "→ linear"
+        case .toEncoded: return "→ encoded"
+        case .matrix(let m): kernel = "matrix[" + m.map(short).joined(separator: " ") + "]"
+        case .power(let p): kernel = "power \(short(p))"
+        case .levels: kernel = "levels"
+        case .sigmoid: kernel = "sigmoid"
+        case .vibrance(let a): kernel = "vibrance \(short(a))"
+        case .clip(let lo, let hi): kernel = "clip \(short(lo))…\(short(hi))"
+        case .curves: kernel = "curves"
+        }
+        return "\(kernel) [\(s.space.rawValue)] ← \(s.origin)"
+    }
+}
+
+/// A recipe the engine cannot render (yet): names the stage and why.
+public struct PlanError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var range: SourceRange?
+    public init(_ message: String, range: SourceRange?) {
+        self.message = message
+        self.range = range
+    }
+    public var description: String { message }
+}

@@ -1,0 +1,40 @@
+import RecipeKernels
+
+/// Multiplies adjacent colour matrices of the same working space into one (CIColorMatrix chains
+/// fold the same way): three ops, one matrix per pixel.
+///
+/// ```
+/// matrix A [lin] ← saturation, matrix B [lin] ← matrix   →   matrix B·A [lin] ← saturation + matrix
+/// ```
+enum FoldMatrices {
+    static func run(_ plan: ExecutionPlan) -> ExecutionPlan {
+        var out: [ExecutionPlan.Step] = []
+        for step in plan.steps {
+            if case .matrix(let b) = step.kernel, let last = out.last, case .matrix(let a) = last.kernel,
+               last.space == step.space {
+                out[out.count - 1] = ExecutionPlan.Step(.matrix(multiply(b, a)), space: step.space,
+                                                        origin: last.origin + " + " + step.origin)
+            } else {
+                out.append(step)
+            }
+        }
+        var plan = plan
+        plan.steps = out
+        return plan
+    }
+
+    /// `b·a` for 3×4 affine matrices (apply a, then b), in double precision.
+    static func multiply(_ b: [Float], _ a: [Float]) -> [Float] {
+        let A = a.map(Double.init), B = b.map(Double.init)
+        var m = [Float](repeating: 0, count: 12)
+        for r in 0..<3 {
+            for c in 0..<4 {
+                var v = 0.0
+                for k in 0..<3 { v += B[r * 4 + k] * A[k * 4 + c] }
+                if c == 3 { v += B[r * 4 + 3] }
+                m[r * 4 + c] = Float(v)
+            }
+        }
+        return m
+    }
+}

@@ -1,0 +1,30 @@
+import RecipeKernels
+
+/// Makes the whole run of point steps one pass over the strip (one `PointProgram`): no
+/// intermediate image. The kernel then folds the per-channel steps at either end into its load
+/// and store tables, so only the steps between run per pixel.
+///
+/// ```
+/// → linear, matrix, → encoded, matrix, power   →   pass 1: load table [→ linear], matrix, store table [→ encoded, power]
+/// ```
+enum FusePointRuns {
+    static func run(_ plan: ExecutionPlan) -> ExecutionPlan {
+        var out = plan
+        out.passes = plan.steps.isEmpty ? [] : [ExecutionPlan.Pass(steps: plan.steps)]
+        return out
+    }
+}
+
+/// The unfused plan (`--no-fuse`): every step a pass of its own over the strip, so each op
+/// reads and writes a whole intermediate strip, as an interpreter without fusion would.
+///
+/// ```
+/// → linear, matrix, → encoded   →   pass 1: → linear; pass 2: matrix; pass 3: → encoded
+/// ```
+enum SplitPerStep {
+    static func run(_ plan: ExecutionPlan) -> ExecutionPlan {
+        var out = plan
+        out.passes = plan.steps.map { ExecutionPlan.Pass(steps: [$0]) }
+        return out
+    }
+}

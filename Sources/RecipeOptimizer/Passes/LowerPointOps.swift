@@ -1,0 +1,38 @@
+import RecipeCore
+import RecipeKernels
+import RecipeOps
+
+/// Lowers each node of the graph to the kernel steps its op declares, tagged with the op's
+/// working space. Throws for what the engine does not render yet, naming the stage.
+///
+/// ```
+/// exposure(ev 1) ← source        →   matrix[2 0 0 0 0 2 0 0 0 0 2 0] [lin] ← exposure (stage 1)
+/// ```
+enum LowerPointOps {
+    static func run(_ graph: FilterGraph) throws(PlanError) -> ExecutionPlan {
+        var steps: [ExecutionPlan.Step] = []
+        var previous: FilterGraph.NodeID = 0
+        for (id, node) in graph.nodes.enumerated() where id > 0 {
+            let origin = "\(node.op) (stage \(node.stageIndex))"
+            guard node.inputs == [previous] else {
+                throw PlanError("\(origin) is not rendered by this build yet: it reads an earlier stage or a second image, and the engine renders chains of stages so far",
+                                range: node.range)
+            }
+            previous = id
+            if node.mask != nil {
+                throw PlanError("\(origin) is not rendered by this build yet: it has a mask, and masks come with the engine's next steps", range: node.range)
+            }
+            if node.op == "orient", node.params["mode"] == .choice("auto") { continue }  // photos are always oriented on decode
+            guard let spec = Operations.named(node.op), let kernel = Operations.pointSteps(op: node.op, params: node.params) else {
+                throw PlanError("\(origin) is not rendered by this build yet (the engine renders point operations so far)",
+                                range: node.range)
+            }
+            let space: WorkingSpace = spec.space == .linear ? .linear : spec.space == .encoded ? .encoded : .any
+            steps += kernel.map { ExecutionPlan.Step($0, space: space, origin: origin) }
+        }
+        guard previous == graph.output else {
+            throw PlanError("the recipe is not rendered by this build yet: its result is not its last stage, and the engine renders chains of stages so far", range: nil)
+        }
+        return ExecutionPlan(steps: steps)
+    }
+}

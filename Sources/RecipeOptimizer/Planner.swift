@@ -1,0 +1,37 @@
+import RecipeCore
+import RecipeKernels
+
+/// Turns a checked filter graph into an execution plan through the optimiser passes, in this
+/// order (the one list of them; `recipe explain` prints the plan after each):
+///
+/// 1. `LowerPointOps` — each node to its kernel steps, with the node's working space;
+/// 2. `DropIdentities` — steps that change nothing;
+/// 3. `FoldMatrices` — adjacent colour matrices in one space become one;
+/// 4. `InsertSpaceConversions` — → linear / → encoded only where the space changes;
+/// 5. `FusePointRuns` — every run of point steps becomes one pass over the strip.
+///
+/// With `fuse: false` (`--no-fuse`), passes 3 and 5 are replaced by `SplitPerStep`: every op
+/// runs as a pass of its own over the strip, as an interpreter without fusion would.
+public enum Planner {
+    /// The plan after each pass, for `recipe explain`.
+    public struct Trace: Sendable {
+        public var pass: String
+        public var plan: ExecutionPlan
+    }
+
+    public static func plan(_ graph: FilterGraph, fuse: Bool = true) throws(PlanError) -> (ExecutionPlan, [Trace]) {
+        var trace: [Trace] = []
+        var plan = try LowerPointOps.run(graph)
+        trace.append(Trace(pass: "LowerPointOps", plan: plan))
+        let passes: [(String, (ExecutionPlan) -> ExecutionPlan)] = fuse
+            ? [("DropIdentities", DropIdentities.run), ("FoldMatrices", FoldMatrices.run),
+               ("InsertSpaceConversions", InsertSpaceConversions.run), ("FusePointRuns", FusePointRuns.run)]
+            : [("DropIdentities", DropIdentities.run), ("InsertSpaceConversions", InsertSpaceConversions.run),
+               ("SplitPerStep", SplitPerStep.run)]
+        for (name, pass) in passes {
+            plan = pass(plan)
+            trace.append(Trace(pass: name, plan: plan))
+        }
+        return (plan, trace)
+    }
+}

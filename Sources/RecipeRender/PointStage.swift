@@ -1,0 +1,70 @@
+import RecipeCore
+import RecipeKernels
+
+/// Runs a recipe's point passes over 8-bit RGB strips as they stream by.
+///
+/// One pass (the fused plan) runs per row, 64 pixels at a time, with no intermediate image. Several
+/// passes (the `--no-fuse` plan) each read and write a whole float strip, as an interpreter
+/// without fusion would; the arithmetic per value is the same.
+///
+/// ```swift
+/// let chain = PointStage(source: decoder, programs: [program])   // RGB8 in, RGB8 out
+/// ```
+public final class PointStage: RowSource {
+    public var width: Int { source.width }
+    public var height: Int { source.height }
+    public var format: PixelFormat { source.format }
+
+    private let source: RowSource
+    private let programs: [PointProgram]
+    private var planes: UnsafeMutablePointer<Float>?
+    private var planeCapacity = 0
+
+    public init(source: RowSource, programs: [PointProgram]) {
+        precondition(source.format == PixelFormat(.rgb, .uint8), "PointStage takes 8-bit RGB, not \(source.format)")
+        self.source = source
+        self.programs = programs
+    }
+
+    deinit { planes?.deallocate() }
+
+    @inline(__always)
+    static func quantize(_ v: Float) -> UInt8 { UInt8(truncatingIfNeeded: Int32(min(max(v, 0), 1) * 255 + 0.5)) }
+
+    public func readRows(into buffer: PixelBuffer) throws -> Int {
+        let n = try source.readRows(into: buffer)
+        guard n > 0, !programs.isEmpty else { return n }
+        if programs.count == 1 {
+            for i in 0..<n { programs[0].run(buffer.row(i).assumingMemoryBound(to: UInt8.self), pixels: width) }
+            return n
+        }
+        // Unfused: each pass over the whole strip, through float planes.
+        let count = n * width
+        if planeCapacity < count {
+            planes?.deallocate()
+            planes = .allocate(capacity: 3 * count)
+            planeCapacity = count
+        }
+        let r = planes!, g = r + planeCapacity, b = g + planeCapacity
+        let k: Float = 1 / 255
+        for y in 0..<n {
+            let px = buffer.row(y).assumingMemoryBound(to: UInt8.self)
+            for x in 0..<width {
+                r[y * width + x] = Float(px[3 * x]) * k
+                g[y * width + x] = Float(px[3 * x + 1]) * k
+                b[y * width + x] = Float(px[3 * x + 2]) * k
+            }
+        }
+        for program in programs { program.apply(r: r, g: g, b: b, count: count) }
+        for y in 0..<n {
+            let px = buffer.row(y).assumingMemoryBound(to: UInt8.self)
+            for x in 0..<width {
+                let i = y * width + x
+                px[3 * x] = Self.quantize(r[i])
+                px[3 * x + 1] = Self.quantize(g[i])
+                px[3 * x + 2] = Self.quantize(b[i])
+            }
+        }
+        return n
+    }
+}

@@ -1,0 +1,32 @@
+import RecipeCodecs
+import RecipeCore
+import RecipeKernels
+import RecipeLanguage
+import RecipeOptimizer
+
+/// From a recipe file to the point programs a render runs: check (every diagnostic printed,
+/// errors stop), then plan for the photo's size.
+enum RecipePlanning {
+    static func programs(recipe: String, photo: String, overrides: [String: String], fuse: Bool) throws -> [PointProgram] {
+        var options = CheckOptions()
+        options.overrides = overrides
+        if let decoder = try? ImageDecoders.open(photo) {
+            let size = decoder.info.uprightSize
+            options.sourceSize = CanvasSize(width: size.width, height: size.height)
+        }
+        let checked = RecipeChecker.load(path: recipe, options: options)
+        for d in checked.diagnostics { Console.printError(DiagnosticPrinter.render(d, source: checked.file)) }
+        guard let graph = checked.graph else {
+            if checked.isForeign { Console.error("\(recipe): foreign adjustment data; this build cannot render it") }
+            throw CommandFailure(exitCode: 1)
+        }
+        do {
+            let (plan, _) = try Planner.plan(graph, fuse: fuse)
+            return plan.passes.map(\.program)
+        } catch {
+            let position = error.range.map { "\($0.file):\($0.start.line):\($0.start.column): " } ?? "\(recipe): "
+            Console.printError(position + "error: " + error.message)
+            throw CommandFailure(exitCode: 1)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import RecipeCore
+import RecipeKernels
+import RecipeLanguage
+@testable import RecipeOptimizer
+import Testing
+
+/// The optimiser passes: each rewrites the plan and leaves the pixels as they were.
+@Suite("optimiser passes")
+struct PlannerTests {
+    func graph(_ stages: String) throws -> FilterGraph {
+        let text = "format: dev.recipe.edit\nversion: 1.1\nstages:\n" + stages
+        let checked = RecipeChecker.check(SourceFile(path: "t.recipe.yaml", text: text))
+        return try #require(checked.graph, "\(checked.diagnostics)")
+    }
+
+    /// Runs steps of a plan in double precision over a few pixels.
+    func evaluate(_ steps: [PointStep], _ p: SIMD3<Double>) -> SIMD3<Double> {
+        steps.reduce(p) { $1.reference($0) }
+    }
+
+    static let pixels: [SIMD3<Double>] = [SIMD3(0.1, 0.5, 0.9), SIMD3(0.02, 0.03, 0.04), SIMD3(0.8, 0.7, 0.95), SIMD3(0.5, 0.5, 0.5)]
+
+    @Test("every pass keeps the result within 1e-5 of the lowered plan")
+    func passesPreserveMeaning() throws {
+        let g = try graph("  - exposure: 0.25\n  - contrast: 1.15\n  - saturation: 1.3\n  - matrix: [[1.06, 0, 0], [0, 1, 0], [0, 0, 0.94]]\n  - gamma: 0.9\n  - brightness: 0\n")
+        let (_, trace) = try Planner.plan(g)
+        let lowered = trace[0].plan.steps
+        // Lowered steps carry spaces; their meaning needs the conversions, so compare from the
+        // conversions pass on, and the lowered plan through InsertSpaceConversions alone.
+        let reference = InsertSpaceConversions.run(trace[0].plan).steps.map(\.kernel)
+        for t in trace.dropFirst(2) where t.pass != "FusePointRuns" {
+            let steps = t.pass == "FoldMatrices" ? InsertSpaceConversions.run(t.plan).steps.map(\.kernel) : t.plan.steps.map(\.kernel)
+            for p in Self.pixels {
+                let a = evaluate(reference, p), b = evaluate(steps, p)
+                #expect(max(abs(a.x - b.x), abs(a.y - b.y), abs(a.z - b.z)) < 1e-5, "\(t.pass) changed \(p)")
+            }
+        }
+        #expect(lowered.count == 6)
+    }
+
+    @Test("identities are dropped, adjacent matrices of one space folded, conversions only where the space changes")
+    func shapes() throws {
+        let g = try graph("  - brightness: 0\n  - saturation: 1.2\n  - matrix: [[1.1, 0, 0], [0, 1, 0], [0, 0, 0.9]]\n  - gamma: 0.8\n")
+        let (plan, trace) = try Planner.plan(g)
+        #expect(trace.map(\.pass) == ["LowerPointOps", "DropIdentities", "FoldMatrices", "InsertSpaceConversions", "FusePointRuns"])
+        #expect(trace[1].plan.steps.count == 3)  // brightness 0 dropped
+        #expect(trace[2].plan.steps.count == 2)  // saturation and matrix folded
+        #expect(trace[3].plan.steps.map(\.kernel).first == .toLinear)
+        #expect(plan.passes.count == 1)
+        let (head, body, tail) = PointProgram.split(plan.passes[0].steps.map(\.kernel))
+        #expect(head == [.toLinear])  // folded into the load table
+        #expect(body.count == 1)      // the folded matrix, per pixel
+        #expect(tail.first == .toEncoded && tail.count == 2)  // → encoded, power: the store table
+    }
+
+    @Test("--no-fuse: one pass per step, nothing folded")
+    func unfused() throws {
+        let g = try graph("  - saturation: 1.2\n  - matrix: [[1.1, 0, 0], [0, 1, 0], [0, 0, 0.9]]\n")
+        let (plan, _) = try Planner.plan(g, fuse: false)
+        #expect(plan.passes.count == 4)  // → linear, matrix, matrix, → encoded
+        #expect(plan.passes.allSatisfy { $0.steps.count == 1 })
+    }
+
+    @Test("what the engine cannot render yet is a PlanError naming the stage")
+    func unsupported() throws {
+        #expect(throws: PlanError.self) { try Planner.plan(try graph("  - exposure: 0.1\n  - blur: 2\n")) }
+        let blur = try graph("  - exposure: 0.1\n  - blur: 2\n")
+        let result = Result { () throws(PlanError) in try Planner.plan(blur) }
+        if case .failure(let error) = result { #expect(error.message.hasPrefix("blur (stage 2)")) } else { Issue.record("planned a blur") }
+        #expect(throws: PlanError.self) { try Planner.plan(try graph("  - exposure: 0.1\n    mask: {radial: {}}\n")) }
+    }
+}
