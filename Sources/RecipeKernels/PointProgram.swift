@@ -26,13 +26,16 @@ public enum PointStep: Sendable, Hashable {
     /// Per-channel tables on [0, 1] (`size` samples each, channels r, g, b one after the other),
     /// interpolated linearly, extended linearly outside [0, 1] with the end slopes.
     case curves(table: [Float], size: Int)
+    /// Positional: every channel times 1 − amount·smoothstep(inner, outer, d), d the distance of
+    /// the pixel centre (x + ½, y + ½) from (cx, cy) in pixels, times `scale`.
+    case vignette(amount: Float, inner: Float, outer: Float, cx: Float, cy: Float, scale: Float)
 
     /// The 3×4 identity.
     public static let identityMatrix: [Float] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]
 
     /// The step in double precision, one pixel at a time: the reference the fused kernel is
-    /// tested against.
-    public func reference(_ p: SIMD3<Double>) -> SIMD3<Double> {
+    /// tested against. (x, y) is the pixel's position, read by positional steps only.
+    public func reference(_ p: SIMD3<Double>, x: Int = 0, y: Int = 0) -> SIMD3<Double> {
         func each(_ f: (Double) -> Double) -> SIMD3<Double> { SIMD3(f(p.x), f(p.y), f(p.z)) }
         switch self {
         case .toLinear: return each(SRGB.decode)
@@ -55,6 +58,10 @@ public enum PointStep: Sendable, Hashable {
         case .curves(let table, let size):
             return SIMD3(PointProgram.curve(p.x, table, 0, size), PointProgram.curve(p.y, table, size, size),
                          PointProgram.curve(p.z, table, 2 * size, size))
+        case .vignette(let amount, let inner, let outer, let cx, let cy, let scale):
+            let dx = Double(x) + 0.5 - Double(cx), dy = Double(y) + 0.5 - Double(cy)
+            let d = (dx * dx + dy * dy).squareRoot() * Double(scale)
+            return p * (1 - Double(amount) * PointProgram.smoothstep(Double(inner), Double(outer), d))
         }
     }
 }
@@ -127,7 +134,7 @@ public struct PointProgram: Sendable {
         switch step {
         case .toLinear, .toEncoded, .power, .levels, .sigmoid, .clip, .curves: return true
         case .matrix(let m): return m[1] == 0 && m[2] == 0 && m[4] == 0 && m[6] == 0 && m[8] == 0 && m[9] == 0
-        case .vibrance: return false
+        case .vibrance, .vignette: return false
         }
     }
 
@@ -142,8 +149,8 @@ public struct PointProgram: Sendable {
     @inline(__always)
     static func quantize(_ v: Float) -> UInt8 { UInt8(truncatingIfNeeded: Int32(min(max(v, 0), 1) * 255 + 0.5)) }
 
-    /// Runs the program on `pixels` interleaved RGB 8-bit pixels, in place.
-    public func run(_ row: UnsafeMutablePointer<UInt8>, pixels: Int) {
+    /// Runs the program on `pixels` interleaved RGB 8-bit pixels of image row `y`, in place.
+    public func run(_ row: UnsafeMutablePointer<UInt8>, pixels: Int, y: Int = 0) {
         let planes = UnsafeMutablePointer<Float>.allocate(capacity: 3 * Self.tile)
         planes.initialize(repeating: 0, count: 3 * Self.tile)
         defer { planes.deallocate() }
@@ -160,7 +167,7 @@ public struct PointProgram: Sendable {
                         g[i] = l[256 + Int(px[3 * i + 1])]
                         b[i] = l[512 + Int(px[3 * i + 2])]
                     }
-                    for step in body { Self.apply(step, planes, n) }
+                    for step in body { Self.apply(step, planes, n, x: start, y: y) }
                     self.store(planes, n, px, store.baseAddress!)
                     start += n
                 }
@@ -204,17 +211,20 @@ public struct PointProgram: Sendable {
 
     /// Runs every step on planar float channels, in place (no tables: the float path the tests
     /// and the unfused plan use).
-    public func apply(r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>, count: Int) {
+    public func apply(r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>, count: Int,
+                      width: Int = .max, firstRow: Int = 0) {
         let planes = UnsafeMutablePointer<Float>.allocate(capacity: 3 * Self.tile)
         planes.initialize(repeating: 0, count: 3 * Self.tile)
         defer { planes.deallocate() }
         var start = 0
         while start < count {
-            let n = min(Self.tile, count - start)
+            // Tiles never cross a row, so positional steps see one y per tile.
+            let column = width == .max ? start : start % width
+            let n = min(Self.tile, count - start, width == .max ? .max : width - column)
             (planes).update(from: r + start, count: n)
             (planes + Self.tile).update(from: g + start, count: n)
             (planes + 2 * Self.tile).update(from: b + start, count: n)
-            for step in steps { Self.apply(step, planes, n) }
+            for step in steps { Self.apply(step, planes, n, x: column, y: width == .max ? firstRow : firstRow + start / width) }
             (r + start).update(from: planes, count: n)
             (g + start).update(from: planes + Self.tile, count: n)
             (b + start).update(from: planes + 2 * Self.tile, count: n)
@@ -223,7 +233,7 @@ public struct PointProgram: Sendable {
     }
 
     @inline(__always)
-    static func apply(_ step: PointStep, _ planes: UnsafeMutablePointer<Float>, _ n: Int) {
+    static func apply(_ step: PointStep, _ planes: UnsafeMutablePointer<Float>, _ n: Int, x: Int, y: Int) {
         let r = planes, g = planes + tile, b = planes + 2 * tile
         switch step {
         case .toLinear:
@@ -271,6 +281,19 @@ public struct PointProgram: Sendable {
             }
         case .clip(let lo, let hi):
             for c in 0..<3 { let p = planes + c * tile; for i in 0..<n { p[i] = min(max(p[i], lo), hi) } }
+        case .vignette(let amount, let inner, let outer, let cx, let cy, let scale):
+            let dy = (Float(y) + 0.5 - cy)
+            let dy2 = dy * dy
+            let span = max(outer - inner, 1e-12)
+            for i in 0..<n {
+                let dx = Float(x + i) + 0.5 - cx
+                let d = (dx * dx + dy2).squareRoot() * scale
+                let t = min(max((d - inner) / span, 0), 1)
+                let k = 1 - amount * (outer <= inner ? (d >= outer ? 1 : 0) : t * t * (3 - 2 * t))
+                r[i] *= k
+                g[i] *= k
+                b[i] *= k
+            }
         case .curves(let table, let size):
             table.withUnsafeBufferPointer { tb in
                 for c in 0..<3 {
@@ -294,6 +317,13 @@ public struct PointProgram: Sendable {
                 raw.storeBytes(of: f(raw.loadUnaligned(fromByteOffset: offset, as: FastMath.V.self)), toByteOffset: offset, as: FastMath.V.self)
             }
         }
+    }
+
+    /// smoothstep(e0, e1, x): 0 below e0, 1 above e1, 3t² − 2t³ between; a step when e0 = e1.
+    static func smoothstep(_ e0: Double, _ e1: Double, _ x: Double) -> Double {
+        guard e1 > e0 else { return x >= e1 ? 1 : 0 }
+        let t = min(max((x - e0) / (e1 - e0), 0), 1)
+        return t * t * (3 - 2 * t)
     }
 
     /// One channel's curve: table on [0, 1], linear extension with the end slopes.

@@ -4,16 +4,18 @@ import RecipeKernels
 extension Operations {
     /// The point kernels: op name → the steps a pixel goes through, in the op's working space.
     /// Ops missing here are not point ops, or their kernels are not written yet (`isRenderable`).
-    static let pointKernels: [String: @Sendable (ParamSet) -> [PointStep]] = [
+    static let pointKernels: [String: @Sendable (ParamSet, CanvasSize) -> [PointStep]] = [
         "exposure": exposureSteps, "brightness": brightnessSteps, "contrast": contrastSteps,
         "gamma": gammaSteps, "levels": levelsSteps, "curve": curveSteps, "sigmoid": sigmoidSteps,
         "invert": invertSteps, "clip": clipSteps, "saturation": saturationSteps,
         "vibrance": vibranceSteps, "hue": hueSteps, "matrix": matrixSteps, "sepia": sepiaSteps,
-        "grayscale": grayscaleSteps, "colorize": colorizeSteps,
+        "grayscale": grayscaleSteps, "colorize": colorizeSteps, "white-balance": whiteBalanceSteps,
+        "vignette": vignetteSteps,
     ]
 
-    /// The point steps of a node's op, or nil when the op has no point kernel (yet).
-    public static func pointSteps(op: String, params: ParamSet) -> [PointStep]? {
-        pointKernels[op].map { $0(params) }
+    /// The point steps of a node's op on a canvas of `canvas` (positional ops need its size),
+    /// or nil when the op has no point kernel (yet).
+    public static func pointSteps(op: String, params: ParamSet, canvas: CanvasSize) -> [PointStep]? {
+        pointKernels[op].map { $0(params, canvas) }
     }
 }

@@ -19,6 +19,8 @@ public final class PointStage: RowSource {
     private let programs: [PointProgram]
     private var planes: UnsafeMutablePointer<Float>?
     private var planeCapacity = 0
+    /// Rows handed out so far: strips arrive in order, so this is the next strip's first row.
+    private var rowsDone = 0
 
     public init(source: RowSource, programs: [PointProgram]) {
         precondition(source.format == PixelFormat(.rgb, .uint8), "PointStage takes 8-bit RGB, not \(source.format)")
@@ -33,9 +35,11 @@ public final class PointStage: RowSource {
 
     public func readRows(into buffer: PixelBuffer) throws -> Int {
         let n = try source.readRows(into: buffer)
+        let firstRow = rowsDone
+        rowsDone += n
         guard n > 0, !programs.isEmpty else { return n }
         if programs.count == 1 {
-            for i in 0..<n { programs[0].run(buffer.row(i).assumingMemoryBound(to: UInt8.self), pixels: width) }
+            for i in 0..<n { programs[0].run(buffer.row(i).assumingMemoryBound(to: UInt8.self), pixels: width, y: firstRow + i) }
             return n
         }
         // Unfused: each pass over the whole strip, through float planes.
@@ -55,7 +59,7 @@ public final class PointStage: RowSource {
                 b[y * width + x] = Float(px[3 * x + 2]) * k
             }
         }
-        for program in programs { program.apply(r: r, g: g, b: b, count: count) }
+        for program in programs { program.apply(r: r, g: g, b: b, count: count, width: width, firstRow: firstRow) }
         for y in 0..<n {
             let px = buffer.row(y).assumingMemoryBound(to: UInt8.self)
             for x in 0..<width {

@@ -140,4 +140,27 @@ struct RecipeRenderTests {
         }
         testNote("engine: \(rendered.count) of \(recipes.count) recipes of Recipes/ render so far: \(rendered.joined(separator: ", "))")
     }
+
+    @Test("display size matches the full render downscaled: PSNR ≥ 40 dB for every recipe that renders")
+    func displayMatchesFull() throws {
+        let dir = TestPaths.temporaryDirectory("engine-display")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let chain = dir.appendingPathComponent("chain.recipe.yaml").path
+        try "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - exposure: 0.25\n  - contrast: 1.15\n  - saturation: 1.3\n  - white-balance: {temp: 5600, tint: 5}\n  - vignette: {amount: 0.4, radius: 0.9}\n  - gamma: 0.9\n"
+            .write(toFile: chain, atomically: true, encoding: .utf8)
+        let recipes = [chain, TestPaths.packageRoot.appendingPathComponent("Recipes/filtster.recipe.yaml").path]
+        for recipePath in recipes {
+            let full = dir.appendingPathComponent("full.png").path, down = dir.appendingPathComponent("down.png").path
+            let display = dir.appendingPathComponent("display.png").path
+            #expect(try recipe(["render", Self.photo, "--recipe", recipePath, "-o", full]).status == 0)
+            #expect(try recipe(["render", full, "--size", "384", "-o", down]).status == 0)
+            #expect(try recipe(["render", Self.photo, "--recipe", recipePath, "--size", "384", "-o", display]).status == 0)
+            let a = try pixels(down), b = try pixels(display)
+            #expect(a.count == b.count)
+            let mse = zip(a, b).reduce(0.0) { $0 + pow(Double($1.0) - Double($1.1), 2) } / Double(max(1, a.count))
+            let psnr = mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
+            testNote("display vs full downscaled, \((recipePath as NSString).lastPathComponent): PSNR \(String(format: "%.1f", psnr)) dB")
+            #expect(psnr >= 40, "\(recipePath): PSNR \(psnr) dB")
+        }
+    }
 }

@@ -24,7 +24,7 @@ extension Operations {
 extension Operations {
     /// What a pixel becomes: the point steps of `brightness` for checked parameters `p`, in the
     /// op's working space (the planner adds the conversions around them).
-    static func brightnessSteps(_ p: ParamSet) -> [PointStep] {
+    static func brightnessSteps(_ p: ParamSet, _ canvas: CanvasSize) -> [PointStep] {
         let a = Float(p.number("amount") ?? 0)
         return [.matrix([1, 0, 0, a, 0, 1, 0, a, 0, 0, 1, a])]
     }

@@ -37,7 +37,7 @@ extension Operations {
 extension Operations {
     /// What a pixel becomes: the point steps of `clip` for checked parameters `p`, in the
     /// op's working space (the planner adds the conversions around them).
-    static func clipSteps(_ p: ParamSet) -> [PointStep] {
+    static func clipSteps(_ p: ParamSet, _ canvas: CanvasSize) -> [PointStep] {
         return [.clip(low: Float(p.number("min") ?? 0), high: Float(p.number("max") ?? 1))]
     }
 }

@@ -26,7 +26,7 @@ extension Operations {
 extension Operations {
     /// What a pixel becomes: the point steps of `colorize` for checked parameters `p`, in the
     /// op's working space (the planner adds the conversions around them).
-    static func colorizeSteps(_ p: ParamSet) -> [PointStep] {
+    static func colorizeSteps(_ p: ParamSet, _ canvas: CanvasSize) -> [PointStep] {
         // mix(rgb, Y·colour, amount) in linear light; the colour is written sRGB-encoded.
         guard case .color(let c)? = p["color"] else { return [] }
         let a = Float(p.number("amount") ?? 1)

@@ -26,7 +26,7 @@ extension Operations {
 extension Operations {
     /// What a pixel becomes: the point steps of `contrast` for checked parameters `p`, in the
     /// op's working space (the planner adds the conversions around them).
-    static func contrastSteps(_ p: ParamSet) -> [PointStep] {
+    static func contrastSteps(_ p: ParamSet, _ canvas: CanvasSize) -> [PointStep] {
         let k = Float(p.number("amount") ?? 1), pivot = Float(p.number("pivot") ?? 0.5)
         let o = pivot * (1 - k)
         return [.matrix([k, 0, 0, o, 0, k, 0, o, 0, 0, k, o])]

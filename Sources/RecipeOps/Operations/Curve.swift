@@ -44,7 +44,7 @@ extension Operations {
 extension Operations {
     /// What a pixel becomes: the point steps of `curve` for checked parameters `p`, in the
     /// op's working space (the planner adds the conversions around them).
-    static func curveSteps(_ p: ParamSet) -> [PointStep] {
+    static func curveSteps(_ p: ParamSet, _ canvas: CanvasSize) -> [PointStep] {
         guard let points = p.points("points") else { return [] }
         let table = MonotoneCubic(points.map { (Double($0.x), Double($0.y)) }).table(size: MonotoneCubic.tableSize)
         let identity = (0..<MonotoneCubic.tableSize).map { Float($0) / Float(MonotoneCubic.tableSize - 1) }

@@ -24,7 +24,7 @@ extension Operations {
 extension Operations {
     /// What a pixel becomes: the point steps of `exposure` for checked parameters `p`, in the
     /// op's working space (the planner adds the conversions around them).
-    static func exposureSteps(_ p: ParamSet) -> [PointStep] {
+    static func exposureSteps(_ p: ParamSet, _ canvas: CanvasSize) -> [PointStep] {
         let g = Float(pow(2, p.number("ev") ?? 0))
         return [.matrix([g, 0, 0, 0, 0, g, 0, 0, 0, 0, g, 0])]
     }

@@ -24,7 +24,7 @@ extension Operations {
 extension Operations {
     /// What a pixel becomes: the point steps of `gamma` for checked parameters `p`, in the
     /// op's working space (the planner adds the conversions around them).
-    static func gammaSteps(_ p: ParamSet) -> [PointStep] {
+    static func gammaSteps(_ p: ParamSet, _ canvas: CanvasSize) -> [PointStep] {
         return [.power(Float(p.number("power") ?? 1))]
     }
 }

@@ -24,7 +24,7 @@ extension Operations {
 extension Operations {
     /// What a pixel becomes: the point steps of `grayscale` for checked parameters `p`, in the
     /// op's working space (the planner adds the conversions around them).
-    static func grayscaleSteps(_ p: ParamSet) -> [PointStep] {
+    static func grayscaleSteps(_ p: ParamSet, _ canvas: CanvasSize) -> [PointStep] {
         return [.matrix(Luma.mix(toward: Luma.rec709, amount: Float(p.number("amount") ?? 1)))]
     }
 }

@@ -24,7 +24,7 @@ extension Operations {
 extension Operations {
     /// What a pixel becomes: the point steps of `hue` for checked parameters `p`, in the
     /// op's working space (the planner adds the conversions around them).
-    static func hueSteps(_ p: ParamSet) -> [PointStep] {
+    static func hueSteps(_ p: ParamSet, _ canvas: CanvasSize) -> [PointStep] {
         // SVG feColorMatrix hueRotate (0.213/0.715/0.072, as the oracle has them).
         let t = (p.number("degrees") ?? 0) * .pi / 180
         let c = Float(cos(t)), s = Float(sin(t))

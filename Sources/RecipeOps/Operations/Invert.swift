@@ -21,7 +21,7 @@ extension Operations {
 extension Operations {
     /// What a pixel becomes: the point steps of `invert` for checked parameters `p`, in the
     /// op's working space (the planner adds the conversions around them).
-    static func invertSteps(_ p: ParamSet) -> [PointStep] {
+    static func invertSteps(_ p: ParamSet, _ canvas: CanvasSize) -> [PointStep] {
         return [.matrix([-1, 0, 0, 1, 0, -1, 0, 1, 0, 0, -1, 1])]
     }
 }

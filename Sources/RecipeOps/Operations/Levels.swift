@@ -55,7 +55,7 @@ extension Operations {
 extension Operations {
     /// What a pixel becomes: the point steps of `levels` for checked parameters `p`, in the
     /// op's working space (the planner adds the conversions around them).
-    static func levelsSteps(_ p: ParamSet) -> [PointStep] {
+    static func levelsSteps(_ p: ParamSet, _ canvas: CanvasSize) -> [PointStep] {
         return [.levels(black: Float(p.number("black") ?? 0), white: Float(p.number("white") ?? 1),
                         inverseGamma: Float(1 / (p.number("gamma") ?? 1)),
                         outBlack: Float(p.number("out-black") ?? 0), outWhite: Float(p.number("out-white") ?? 1))]

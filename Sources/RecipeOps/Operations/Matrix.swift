@@ -24,7 +24,7 @@ extension Operations {
 extension Operations {
     /// What a pixel becomes: the point steps of `matrix` for checked parameters `p`, in the
     /// op's working space (the planner adds the conversions around them).
-    static func matrixSteps(_ p: ParamSet) -> [PointStep] {
+    static func matrixSteps(_ p: ParamSet, _ canvas: CanvasSize) -> [PointStep] {
         guard case .matrix(let rows)? = p["m"] else { return [] }
         return [.matrix(rows.flatMap { row in row.count == 4 ? row.map(Float.init) : row.map(Float.init) + [0] })]
     }

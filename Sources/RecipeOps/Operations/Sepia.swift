@@ -24,7 +24,7 @@ extension Operations {
 extension Operations {
     /// What a pixel becomes: the point steps of `sepia` for checked parameters `p`, in the
     /// op's working space (the planner adds the conversions around them).
-    static func sepiaSteps(_ p: ParamSet) -> [PointStep] {
+    static func sepiaSteps(_ p: ParamSet, _ canvas: CanvasSize) -> [PointStep] {
         // W3C Filter Effects sepia(): identity + (sepia − identity)·amount.
         let a = Float(p.number("amount") ?? 1)
         let s: [Float] = [0.393, 0.769, 0.189, 0, 0.349, 0.686, 0.168, 0, 0.272, 0.534, 0.131, 0]

@@ -27,7 +27,7 @@ extension Operations {
 extension Operations {
     /// What a pixel becomes: the point steps of `sigmoid` for checked parameters `p`, in the
     /// op's working space (the planner adds the conversions around them).
-    static func sigmoidSteps(_ p: ParamSet) -> [PointStep] {
+    static func sigmoidSteps(_ p: ParamSet, _ canvas: CanvasSize) -> [PointStep] {
         let a = p.number("contrast") ?? 0, b = p.number("midpoint") ?? 0.5
         guard a > 1e-6 else { return [] }  // ImageMagick's no-op below MagickEpsilon
         return [.sigmoid(a: Float(a), b: Float(b), s0: Float(tanh(a / 2 * (0 - b))), s1: Float(tanh(a / 2 * (1 - b))))]

@@ -24,7 +24,7 @@ extension Operations {
 extension Operations {
     /// What a pixel becomes: the point steps of `vibrance` for checked parameters `p`, in the
     /// op's working space (the planner adds the conversions around them).
-    static func vibranceSteps(_ p: ParamSet) -> [PointStep] {
+    static func vibranceSteps(_ p: ParamSet, _ canvas: CanvasSize) -> [PointStep] {
         return [.vibrance(Float(p.number("amount") ?? 0))]
     }
 }

@@ -1,4 +1,5 @@
 import RecipeCore
+import RecipeKernels
 
 extension Operations {
     /// Darkens (or, with a negative amount, brightens) the corners with a smooth radial fall-off of
@@ -31,4 +32,17 @@ extension Operations {
                 steps: [.rename("intensity", to: "amount")],
                 reason: "`intensity` is now `amount`, the strength knob's name in every op"),
         ])
+}
+
+extension Operations {
+    /// What a pixel becomes: its linear light scaled by 1 − amount·smoothstep(r(1−f), r, d), d the
+    /// distance of the pixel centre from the vignette centre over the canvas's half-diagonal.
+    static func vignetteSteps(_ p: ParamSet, _ canvas: CanvasSize) -> [PointStep] {
+        let amount = p.number("amount") ?? 0, radius = p.number("radius") ?? 1, feather = p.number("feather") ?? 0.5
+        let center = p.point("center") ?? CanvasPoint(0.5, 0.5)
+        let w = Double(canvas.width), h = Double(canvas.height)
+        let halfDiagonal = ((w / 2) * (w / 2) + (h / 2) * (h / 2)).squareRoot()
+        return [.vignette(amount: Float(amount), inner: Float(radius * (1 - feather)), outer: Float(radius),
+                          cx: Float(center.x * w), cy: Float(center.y * h), scale: Float(1 / halfDiagonal))]
+    }
 }

@@ -1,4 +1,5 @@
 import RecipeCore
+import RecipeKernels
 
 extension Operations {
     /// Corrects the colour of the light: maps the white of the illuminant (temp, tint) onto the
@@ -25,4 +26,13 @@ extension Operations {
                       "tint the scene light is mapped to, in Adobe tint units"),
         ],
         example: "white-balance: {temp: 5200, tint: 8}")
+}
+
+extension Operations {
+    /// What a pixel becomes: the Bradford matrix from the white (temp, tint) to the target white,
+    /// in linear light.
+    static func whiteBalanceSteps(_ p: ParamSet, _ canvas: CanvasSize) -> [PointStep] {
+        [.matrix(WhiteBalance.matrix(temperature: p.number("temp") ?? 6500, tint: p.number("tint") ?? 0,
+                                     targetTemperature: p.number("target-temp") ?? 6500, targetTint: p.number("target-tint") ?? 0))]
+    }
 }

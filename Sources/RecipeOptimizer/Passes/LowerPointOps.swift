@@ -23,7 +23,7 @@ enum LowerPointOps {
                 throw PlanError("\(origin) is not rendered by this build yet: it has a mask, and masks come with the engine's next steps", range: node.range)
             }
             if node.op == "orient", node.params["mode"] == .choice("auto") { continue }  // photos are always oriented on decode
-            guard let spec = Operations.named(node.op), let kernel = Operations.pointSteps(op: node.op, params: node.params) else {
+            guard let spec = Operations.named(node.op), let kernel = Operations.pointSteps(op: node.op, params: node.params, canvas: graph.nodes[node.inputs[0]].size) else {
                 throw PlanError("\(origin) is not rendered by this build yet (the engine renders point operations so far)",
                                 range: node.range)
             }

@@ -7,12 +7,15 @@ import RecipeOptimizer
 /// From a recipe file to the point programs a render runs: check (every diagnostic printed,
 /// errors stop), then plan for the photo's size.
 enum RecipePlanning {
-    static func programs(recipe: String, photo: String, overrides: [String: String], fuse: Bool) throws -> [PointProgram] {
+    /// `size` is the render's size: positional kernels (vignette) are laid out on the canvas the
+    /// pixels are actually on, so a display render matches the full render downscaled.
+    static func programs(recipe: String, photo: String, size: RenderSize, overrides: [String: String], fuse: Bool) throws -> [PointProgram] {
         var options = CheckOptions()
         options.overrides = overrides
         if let decoder = try? ImageDecoders.open(photo) {
-            let size = decoder.info.uprightSize
-            options.sourceSize = CanvasSize(width: size.width, height: size.height)
+            let upright = decoder.info.uprightSize
+            let target = size.target(width: upright.width, height: upright.height)
+            options.sourceSize = CanvasSize(width: target.width, height: target.height)
         }
         let checked = RecipeChecker.load(path: recipe, options: options)
         for d in checked.diagnostics { Console.printError(DiagnosticPrinter.render(d, source: checked.file)) }

@@ -18,7 +18,7 @@ struct PointKernelTests {
 
     func apply(_ op: String, _ given: [String: ParamValue], _ rgb: SIMD3<Double>) -> SIMD3<Double> {
         var p = rgb
-        for step in Operations.pointSteps(op: op, params: params(op, given)) ?? [] { p = step.reference(p) }
+        for step in Operations.pointSteps(op: op, params: params(op, given), canvas: CanvasSize(width: 600, height: 400)) ?? [] { p = step.reference(p) }
         return p
     }
 
@@ -103,8 +103,37 @@ struct PointKernelTests {
 
     @Test("which point ops have kernels, and which not yet (an explicit list, so a gap is visible)")
     func coverage() {
-        let point = Operations.all.filter { $0.opClass == .point }.map(\.name)
+        let point = Operations.all.filter { $0.opClass == .point || $0.opClass == .positional }.map(\.name)
         let missing = point.filter { Operations.pointKernels[$0] == nil }
-        #expect(missing.sorted() == ["lut", "white-balance"], "\(missing)")
+        #expect(missing.sorted() == ["lut"], "\(missing)")
+    }
+}
+
+/// White balance against golden matrices from an independent numpy implementation of the same
+/// formulas: `python3 Tests/Tools/white_balance_reference.py TEMP TINT [TARGET_TEMP TARGET_TINT]`.
+@Suite("white-balance kernel")
+struct WhiteBalanceKernelTests {
+    static let cases: [([Double], [Double])] = [
+        ([5200, 8, 6500, 0], [0.960218313, -0.053355938, -0.014418076, 0.002449738, 1.007920081, -0.006215167, 0.007121527, 0.026992318, 1.297821016]),
+        ([3000, 0, 6500, 0], [0.789736927, -0.389967803, -0.094016992, 0.018093233, 1.139633236, -0.039086626, 0.045739948, 0.171371283, 2.967709883]),
+        ([9000, -20, 6500, 0], [1.019703401, 0.001514845, 0.010366278, 0.000095722, 1.019447766, 0.005731445, -0.005731835, -0.023472692, 0.756417576]),
+        ([4000, 30, 5000, 10], [0.950587529, -0.069471339, -0.028223347, 0.003032779, 1.011654135, -0.013364819, 0.014520877, 0.056696410, 1.630955337]),
+    ]
+
+    @Test("matches the numpy reference within 1e-6", arguments: 0..<cases.count)
+    func golden(_ i: Int) {
+        let (args, want) = Self.cases[i]
+        let m = WhiteBalance.matrix(temperature: args[0], tint: args[1], targetTemperature: args[2], targetTint: args[3])
+        let got = [m[0], m[1], m[2], m[4], m[5], m[6], m[8], m[9], m[10]].map(Double.init)
+        let worst = zip(got, want).map { abs($0 - $1) }.max()!
+        #expect(worst < 1e-6, "worst \(worst)")
+    }
+
+    @Test("the defaults are the identity; greys stay grey when the target is the source")
+    func identity() {
+        let m = WhiteBalance.matrix(temperature: 6500, tint: 0, targetTemperature: 6500, targetTint: 0)
+        #expect(zip(m, PointStep.identityMatrix).allSatisfy { abs($0 - $1) < 1e-6 })
+        let x = WhiteBalance.matrix(temperature: 4321, tint: 12, targetTemperature: 4321, targetTint: 12)
+        #expect(zip(x, PointStep.identityMatrix).allSatisfy { abs($0 - $1) < 1e-6 })
     }
 }
