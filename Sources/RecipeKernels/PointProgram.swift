@@ -29,6 +29,8 @@ public enum PointStep: Sendable, Hashable {
     /// Positional: every channel times 1 − amount·smoothstep(inner, outer, d), d the distance of
     /// the pixel centre (x + ½, y + ½) from (cx, cy) in pixels, times `scale`.
     case vignette(amount: Float, inner: Float, outer: Float, cx: Float, cy: Float, scale: Float)
+    /// A .cube table (1D or 3D), its result mixed with the input by `amount`.
+    case lut(CubeLUT, tetrahedral: Bool, amount: Float)
 
     /// The 3×4 identity.
     public static let identityMatrix: [Float] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]
@@ -58,6 +60,8 @@ public enum PointStep: Sendable, Hashable {
         case .curves(let table, let size):
             return SIMD3(PointProgram.curve(p.x, table, 0, size), PointProgram.curve(p.y, table, size, size),
                          PointProgram.curve(p.z, table, 2 * size, size))
+        case .lut(let table, let tetrahedral, let amount):
+            return p + (table.lookup(p, tetrahedral: tetrahedral) - p) * Double(amount)
         case .vignette(let amount, let inner, let outer, let cx, let cy, let scale):
             let dx = Double(x) + 0.5 - Double(cx), dy = Double(y) + 0.5 - Double(cy)
             let d = (dx * dx + dy * dy).squareRoot() * Double(scale)
@@ -135,6 +139,7 @@ public struct PointProgram: Sendable {
         case .toLinear, .toEncoded, .power, .levels, .sigmoid, .clip, .curves: return true
         case .matrix(let m): return m[1] == 0 && m[2] == 0 && m[4] == 0 && m[6] == 0 && m[8] == 0 && m[9] == 0
         case .vibrance, .vignette: return false
+        case .lut(let table, _, _): return table.kind == .oneD
         }
     }
 
@@ -294,6 +299,17 @@ public struct PointProgram: Sendable {
                 g[i] *= k
                 b[i] *= k
             }
+        case .lut(let lut, let tetrahedral, let amount):
+            lut.table.withUnsafeBufferPointer { t in
+                for i in 0..<n {
+                    let p = SIMD3<Float>(r[i], g[i], b[i])
+                    let out = lookup(lut, t.baseAddress!, p, tetrahedral)
+                    let mixed = p + (out - p) * amount
+                    r[i] = mixed.x
+                    g[i] = mixed.y
+                    b[i] = mixed.z
+                }
+            }
         case .curves(let table, let size):
             table.withUnsafeBufferPointer { tb in
                 for c in 0..<3 {
@@ -317,6 +333,51 @@ public struct PointProgram: Sendable {
                 raw.storeBytes(of: f(raw.loadUnaligned(fromByteOffset: offset, as: FastMath.V.self)), toByteOffset: offset, as: FastMath.V.self)
             }
         }
+    }
+
+    /// The float twin of `CubeLUT.lookup` for the kernel (same cell choice and weights).
+    @inline(__always)
+    static func lookup(_ lut: CubeLUT, _ t: UnsafePointer<Float>, _ p: SIMD3<Float>, _ tetrahedral: Bool) -> SIMD3<Float> {
+        var p = p
+        if let s = lut.shaper {
+            let sTop = Float(s.size - 1)
+            for c in 0..<3 {
+                let x = min(max((p[c] - s.domainMin) / (s.domainMax - s.domainMin) * sTop, 0), sTop)
+                let i = min(Int(x), s.size - 2), f = x - Float(i)
+                p[c] = s.table[3 * i + c] * (1 - f) + s.table[3 * (i + 1) + c] * f
+            }
+        }
+        let n = lut.size, top = Float(n - 1)
+        var q = (p - lut.domainMin) / (lut.domainMax - lut.domainMin) * top
+        q = q.replacing(with: 0, where: q .< 0)
+        q = q.replacing(with: top, where: q .> top)
+        @inline(__always) func entry(_ i: Int) -> SIMD3<Float> { SIMD3(t[3 * i], t[3 * i + 1], t[3 * i + 2]) }
+        if lut.kind == .oneD {
+            var out = SIMD3<Float>()
+            for c in 0..<3 {
+                let i = min(Int(q[c]), n - 2), f = q[c] - Float(i)
+                out[c] = t[3 * i + c] * (1 - f) + t[3 * (i + 1) + c] * f
+            }
+            return out
+        }
+        let i = min(Int(q.x), n - 2), j = min(Int(q.y), n - 2), k = min(Int(q.z), n - 2)
+        let fr = q.x - Float(i), fg = q.y - Float(j), fb = q.z - Float(k)
+        let base = i + n * j + n * n * k
+        let dr = 1, dg = n, db = n * n
+        if !tetrahedral {
+            let c00 = entry(base) * (1 - fr) + entry(base + dr) * fr, c10 = entry(base + dg) * (1 - fr) + entry(base + dr + dg) * fr
+            let c01 = entry(base + db) * (1 - fr) + entry(base + dr + db) * fr, c11 = entry(base + dg + db) * (1 - fr) + entry(base + dr + dg + db) * fr
+            return (c00 * (1 - fg) + c10 * fg) * (1 - fb) + (c01 * (1 - fg) + c11 * fg) * fb
+        }
+        let c000 = entry(base), c111 = entry(base + dr + dg + db)
+        if fr > fg {
+            if fg > fb { return c000 * (1 - fr) + entry(base + dr) * (fr - fg) + entry(base + dr + dg) * (fg - fb) + c111 * fb }
+            if fr > fb { return c000 * (1 - fr) + entry(base + dr) * (fr - fb) + entry(base + dr + db) * (fb - fg) + c111 * fg }
+            return c000 * (1 - fb) + entry(base + db) * (fb - fr) + entry(base + dr + db) * (fr - fg) + c111 * fg
+        }
+        if fb > fg { return c000 * (1 - fb) + entry(base + db) * (fb - fg) + entry(base + dg + db) * (fg - fr) + c111 * fr }
+        if fb > fr { return c000 * (1 - fg) + entry(base + dg) * (fg - fb) + entry(base + dg + db) * (fb - fr) + c111 * fr }
+        return c000 * (1 - fg) + entry(base + dg) * (fg - fr) + entry(base + dr + dg) * (fr - fb) + c111 * fb
     }
 
     /// smoothstep(e0, e1, x): 0 below e0, 1 above e1, 3t² − 2t³ between; a step when e0 = e1.

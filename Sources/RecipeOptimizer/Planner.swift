@@ -19,9 +19,15 @@ public enum Planner {
         public var plan: ExecutionPlan
     }
 
-    public static func plan(_ graph: FilterGraph, fuse: Bool = true) throws(PlanError) -> (ExecutionPlan, [Trace]) {
+    /// Reads a file a recipe names (a LUT), given as written; the caller resolves it against the
+    /// recipe's folder (the checker has already fenced it in).
+    public typealias FileReader = (String) throws -> [UInt8]
+
+    public static func plan(_ graph: FilterGraph, fuse: Bool = true,
+                            readFile: FileReader = { _ in throw PlanError("no file reader", range: nil) })
+        throws(PlanError) -> (ExecutionPlan, [Trace]) {
         var trace: [Trace] = []
-        var plan = try LowerPointOps.run(graph)
+        var plan = try LowerPointOps.run(graph, readFile: readFile)
         trace.append(Trace(pass: "LowerPointOps", plan: plan))
         let passes: [(String, (ExecutionPlan) -> ExecutionPlan)] = fuse
             ? [("DropIdentities", DropIdentities.run), ("FoldMatrices", FoldMatrices.run),

@@ -74,6 +74,7 @@ struct SampleConversionTests {
             SampleConversion.flattenOnWhite(s.baseAddress!, d.baseAddress!, pixels: 3, colorChannels: 3)
         } }
         #expect(Array(dst[0..<6]) == [0, 0, 0, 255, 255, 255])
-        #expect(dst[6] == UInt8((100 * 128 + 255 * 127 + 127) / 255))
+        let expected: Int = (100 * 128 + 255 * 127 + 127) / 255
+        #expect(dst[6] == UInt8(expected))
     }
 }

@@ -1,4 +1,5 @@
 import RecipeCore
+import RecipeKernels
 
 extension Operations {
     /// Maps colours through a 3D lookup table from a `.cube` file (CIColorCube; Adobe Cube LUT 1.0).
@@ -19,4 +20,12 @@ extension Operations {
                       "mix of the table's result with the input; 1 is the table alone"),
         ],
         example: "lut: {file: looks/film.cube, amount: 0.8}")
+}
+
+extension Operations {
+    /// What a pixel becomes: the parsed table (the planner reads the file, relative to the
+    /// recipe), interpolated as `interp` says and mixed with the input by `amount`.
+    public static func lutSteps(_ p: ParamSet, table: CubeLUT) -> [PointStep] {
+        [.lut(table, tetrahedral: p.choice("interp") != "trilinear", amount: Float(p.number("amount") ?? 1))]
+    }
 }

@@ -9,7 +9,7 @@ import RecipeOps
 /// exposure(ev 1) ← source        →   matrix[2 0 0 0 0 2 0 0 0 0 2 0] [lin] ← exposure (stage 1)
 /// ```
 enum LowerPointOps {
-    static func run(_ graph: FilterGraph) throws(PlanError) -> ExecutionPlan {
+    static func run(_ graph: FilterGraph, readFile: Planner.FileReader) throws(PlanError) -> ExecutionPlan {
         var steps: [ExecutionPlan.Step] = []
         var previous: FilterGraph.NodeID = 0
         for (id, node) in graph.nodes.enumerated() where id > 0 {
@@ -23,6 +23,18 @@ enum LowerPointOps {
                 throw PlanError("\(origin) is not rendered by this build yet: it has a mask, and masks come with the engine's next steps", range: node.range)
             }
             if node.op == "orient", node.params["mode"] == .choice("auto") { continue }  // photos are always oriented on decode
+            if node.op == "lut", case .file(let path)? = node.params["file"] {
+                let table: CubeLUT
+                do {
+                    table = try CubeLUT.parse(try readFile(path))
+                } catch let error as CubeLUT.ParseError {
+                    throw PlanError("\(origin): \(path): \(error)", range: node.range)
+                } catch {
+                    throw PlanError("\(origin): \(path): \(error)", range: node.range)
+                }
+                steps += Operations.lutSteps(node.params, table: table).map { ExecutionPlan.Step($0, space: .encoded, origin: origin) }
+                continue
+            }
             guard let spec = Operations.named(node.op), let kernel = Operations.pointSteps(op: node.op, params: node.params, canvas: graph.nodes[node.inputs[0]].size) else {
                 throw PlanError("\(origin) is not rendered by this build yet (the engine renders point operations so far)",
                                 range: node.range)

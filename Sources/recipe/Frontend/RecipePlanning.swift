@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import RecipeCodecs
 import RecipeCore
 import RecipeKernels
@@ -24,7 +27,7 @@ enum RecipePlanning {
             throw CommandFailure(exitCode: 1)
         }
         do {
-            let (plan, _) = try Planner.plan(graph, fuse: fuse)
+            let (plan, _) = try Planner.plan(graph, fuse: fuse, readFile: fileReader(for: recipe))
             return plan.passes.map(\.program)
         } catch {
             let position = error.range.map { "\($0.file):\($0.start.line):\($0.start.column): " } ?? "\(recipe): "
@@ -32,4 +35,27 @@ enum RecipePlanning {
             throw CommandFailure(exitCode: 1)
         }
     }
+
+    /// Reads files a recipe names (LUTs), relative to the recipe's folder. The checker has
+    /// already kept them inside it unless `--allow-outside-files` was given.
+    static func fileReader(for recipe: String) -> Planner.FileReader {
+        let folder = recipe.contains("/") ? String(recipe[..<recipe.lastIndex(of: "/")!]) : "."
+        return { path in
+            let full = path.hasPrefix("/") ? path : folder + "/" + path
+            guard let f = fopen(full, "rb") else { throw ImageError(.unreadable, path: full, "cannot open: \(errnoText())") }
+            defer { fclose(f) }
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let n = fread(&chunk, 1, chunk.count, f)
+                if n > 0 { bytes += chunk[..<n] }
+                if n < chunk.count { break }
+                if bytes.count > maxFileBytes { throw ImageError(.tooLarge, path: full, "larger than \(maxFileBytes >> 20) MiB") }
+            }
+            return bytes
+        }
+    }
+
+    /// A 256³ .cube is about 400 MiB of text; 128 MiB covers every size tools export (65³ and below).
+    static let maxFileBytes = 128 << 20
 }

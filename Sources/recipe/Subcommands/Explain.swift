@@ -50,7 +50,7 @@ struct Explain: ParsableCommand {
         print(dot ? GraphText.dot(graph, title: recipe) : GraphText.text(graph, checked: checked), terminator: "")
         if dot { return }
         do {
-            let (_, trace) = try Planner.plan(graph, fuse: !noFuse)
+            let (_, trace) = try Planner.plan(graph, fuse: !noFuse, readFile: RecipePlanning.fileReader(for: recipe))
             print("\nplan (after each optimiser pass):")
             for t in trace { print("\(t.pass):\n\(t.plan)", terminator: "") }
         } catch {

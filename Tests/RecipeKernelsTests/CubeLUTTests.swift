@@ -1,0 +1,96 @@
+import Glibc
+import RecipeKernels
+import Testing
+import TestSupport
+
+/// .cube parsing and interpolation against an independent numpy implementation:
+/// `python3 Tests/Tools/lut_reference.py Recipes/luts/colour-correct.cube tetrahedral|trilinear R G B …`.
+@Suite("cube LUT")
+struct CubeLUTTests {
+    static let file = TestPaths.packageRoot.appendingPathComponent("Recipes/luts/colour-correct.cube").path
+
+    func load(_ path: String) throws -> [UInt8] {
+        struct Unreadable: Error {}
+        guard let f = fopen(path, "rb") else { throw Unreadable() }
+        defer { fclose(f) }
+        var bytes: [UInt8] = []
+        var c = fgetc(f)
+        while c != EOF { bytes.append(UInt8(c)); c = fgetc(f) }
+        return bytes
+    }
+
+    static let pixels: [SIMD3<Double>] = [SIMD3(0.1, 0.5, 0.9), SIMD3(0.8, 0.2, 0.3), SIMD3(0.33, 0.33, 0.33), SIMD3(1.2, -0.1, 0.5)]
+    static let tetrahedral: [SIMD3<Double>] = [SIMD3(0.117555100, 0.488906800, 0.878713700), SIMD3(0.904565100, 0.170208300, 0.287395200),
+                                               SIMD3(0.412488450, 0.412488450, 0.412488450), SIMD3(1.125795500, -0.040867500, 0.534747500)]
+    static let trilinear: [SIMD3<Double>] = [SIMD3(0.127752325, 0.473787175, 0.891297125), SIMD3(0.897634452, 0.170370340, 0.292836520),
+                                             SIMD3(0.410664113, 0.409601180, 0.410664123), SIMD3(1.125795500, -0.040867500, 0.534747500)]
+
+    @Test("tetrahedral and trilinear lookups match the numpy reference (double within 1e-6, the kernel within 1e-5)")
+    func lookups() throws {
+        let lut = try CubeLUT.parse(try load(Self.file))
+        #expect(lut.kind == .threeD && lut.size == 4)
+        for (tetra, expected) in [(true, Self.tetrahedral), (false, Self.trilinear)] {
+            for (p, want) in zip(Self.pixels, expected) {
+                let got = lut.lookup(p, tetrahedral: tetra)
+                #expect(max(abs(got.x - want.x), abs(got.y - want.y), abs(got.z - want.z)) < 1e-6, "\(p) tetra \(tetra): \(got)")
+                var r = [Float(p.x)], g = [Float(p.y)], b = [Float(p.z)]
+                PointProgram(steps: [.lut(lut, tetrahedral: tetra, amount: 1)]).apply(r: &r, g: &g, b: &b, count: 1)
+                #expect(max(abs(Double(r[0]) - want.x), abs(Double(g[0]) - want.y), abs(Double(b[0]) - want.z)) < 1e-5)
+            }
+        }
+    }
+
+    @Test("Resolve's 1D shaper runs before the 3D table, each over its input range")
+    func shaper() throws {
+        // Shaper over [0, 2] halving every value, then an identity 2³ table over [0, 1].
+        var text = "LUT_1D_SIZE 2\nLUT_1D_INPUT_RANGE 0 2\nLUT_3D_SIZE 2\n0 0 0\n1 1 1\n"
+        for b in 0..<2 { for g in 0..<2 { for r in 0..<2 { text += "\(r) \(g) \(b)\n" } } }
+        let lut = try CubeLUT.parse(Array(text.utf8))
+        #expect(lut.shaper?.size == 2)
+        let out = lut.lookup(SIMD3(0.5, 1.0, 1.6), tetrahedral: true)
+        #expect(abs(out.x - 0.25) < 1e-9 && abs(out.y - 0.5) < 1e-9 && abs(out.z - 0.8) < 1e-9)
+    }
+
+    @Test("malformed files are a ParseError with the line, never a crash")
+    func malformed() {
+        let cases: [(String, String)] = [
+            ("LUT_3D_SIZE 2\n0 0 0\n1 0 0\n", "table rows"),
+            ("0 0 0\n", "before LUT_3D_SIZE"),
+            ("LUT_3D_SIZE 1\n", "outside"),
+            ("LUT_3D_SIZE 2\n0 0 x\n", "not a number"),
+            ("LUT_3D_SIZE 2\nFOO 1\n", "unknown keyword"),
+            ("LUT_3D_SIZE 2\nLUT_3D_SIZE 2\n", "given twice"),
+            ("LUT_1D_SIZE 2\nDOMAIN_MIN 1 1 1\nDOMAIN_MAX 0 0 0\n0 0 0\n1 1 1\n", "DOMAIN_MAX"),
+            ("", "no LUT_3D_SIZE"),
+        ]
+        for (text, words) in cases {
+            do {
+                _ = try CubeLUT.parse(Array(text.utf8))
+                Issue.record("parsed: \(text)")
+            } catch {
+                #expect(error.description.contains(words), "\(error)")
+            }
+        }
+    }
+
+    @Test("every .cube of the corpus parses or fails with a ParseError (skips without corpus)")
+    func corpus() throws {
+        let files = TestPaths.corpusFiles("luts", extensions: ["cube", "txt", "3dl", "csp", ""])
+        guard !files.isEmpty else {
+            testNote("LUT corpus sweep skipped: ../shared/corpus not found")
+            return
+        }
+        var parsed = 0, refused = 0
+        for path in files {
+            do {
+                let lut = try CubeLUT.parse(try load(path))
+                #expect(lut.table.count == 3 * (lut.kind == .threeD ? lut.size * lut.size * lut.size : lut.size))
+                parsed += 1
+            } catch is CubeLUT.ParseError {
+                refused += 1
+            }
+        }
+        testNote("LUT corpus: \(parsed) parsed, \(refused) refused with a line-numbered error")
+        #expect(parsed > 0)
+    }
+}
