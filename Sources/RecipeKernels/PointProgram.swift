@@ -31,6 +31,29 @@ public enum PointStep: Sendable, Hashable {
     case vignette(amount: Float, inner: Float, outer: Float, cx: Float, cy: Float, scale: Float)
     /// A .cube table (1D or 3D), its result mixed with the input by `amount`.
     case lut(CubeLUT, tetrahedral: Bool, amount: Float)
+    /// Keeps the current values: a masked stage starts here.
+    case saveInput
+    /// Ends a masked stage: out = saved + (current − saved)·w, w the mask's weight (inverted
+    /// when asked) times `amount`.
+    case maskMix(MaskShape, invert: Bool, amount: Float)
+
+    /// A whole step list in double precision for the pixel at (x, y), masks included.
+    public static func reference(_ p: SIMD3<Double>, steps: [PointStep], x: Int = 0, y: Int = 0) -> SIMD3<Double> {
+        var value = p
+        var saved = p
+        for step in steps {
+            switch step {
+            case .saveInput: saved = value
+            case .maskMix(let shape, let invert, let amount):
+                var w = Double(shape.weight(x: Float(x) + 0.5, y: Float(y) + 0.5, rgb: SIMD3<Float>(saved)))
+                if invert { w = 1 - w }
+                w *= Double(amount)
+                value = saved + (value - saved) * w
+            default: value = step.reference(value, x: x, y: y)
+            }
+        }
+        return value
+    }
 
     /// The 3×4 identity.
     public static let identityMatrix: [Float] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]
@@ -62,6 +85,8 @@ public enum PointStep: Sendable, Hashable {
                          PointProgram.curve(p.z, table, 2 * size, size))
         case .lut(let table, let tetrahedral, let amount):
             return p + (table.lookup(p, tetrahedral: tetrahedral) - p) * Double(amount)
+        case .saveInput, .maskMix:
+            return p  // stateful: see `PointStep.reference(_:steps:x:y:)`
         case .vignette(let amount, let inner, let outer, let cx, let cy, let scale):
             let dx = Double(x) + 0.5 - Double(cx), dy = Double(y) + 0.5 - Double(cy)
             let d = (dx * dx + dy * dy).squareRoot() * Double(scale)
@@ -138,7 +163,7 @@ public struct PointProgram: Sendable {
         switch step {
         case .toLinear, .toEncoded, .power, .levels, .sigmoid, .clip, .curves: return true
         case .matrix(let m): return m[1] == 0 && m[2] == 0 && m[4] == 0 && m[6] == 0 && m[8] == 0 && m[9] == 0
-        case .vibrance, .vignette: return false
+        case .vibrance, .vignette, .saveInput, .maskMix: return false
         case .lut(let table, _, _): return table.kind == .oneD
         }
     }
@@ -156,8 +181,8 @@ public struct PointProgram: Sendable {
 
     /// Runs the program on `pixels` interleaved RGB 8-bit pixels of image row `y`, in place.
     public func run(_ row: UnsafeMutablePointer<UInt8>, pixels: Int, y: Int = 0) {
-        let planes = UnsafeMutablePointer<Float>.allocate(capacity: 3 * Self.tile)
-        planes.initialize(repeating: 0, count: 3 * Self.tile)
+        let planes = UnsafeMutablePointer<Float>.allocate(capacity: 6 * Self.tile)
+        planes.initialize(repeating: 0, count: 6 * Self.tile)
         defer { planes.deallocate() }
         loadTable.withUnsafeBufferPointer { load in
             storeTable.withUnsafeBufferPointer { store in
@@ -218,8 +243,8 @@ public struct PointProgram: Sendable {
     /// and the unfused plan use).
     public func apply(r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>, count: Int,
                       width: Int = .max, firstRow: Int = 0) {
-        let planes = UnsafeMutablePointer<Float>.allocate(capacity: 3 * Self.tile)
-        planes.initialize(repeating: 0, count: 3 * Self.tile)
+        let planes = UnsafeMutablePointer<Float>.allocate(capacity: 6 * Self.tile)
+        planes.initialize(repeating: 0, count: 6 * Self.tile)
         defer { planes.deallocate() }
         var start = 0
         while start < count {
@@ -298,6 +323,19 @@ public struct PointProgram: Sendable {
                 r[i] *= k
                 g[i] *= k
                 b[i] *= k
+            }
+        case .saveInput:
+            (planes + 3 * tile).update(from: planes, count: 3 * tile)
+        case .maskMix(let shape, let invert, let amount):
+            let sr = planes + 3 * tile, sg = planes + 4 * tile, sb = planes + 5 * tile
+            let py = Float(y) + 0.5
+            for i in 0..<n {
+                var w = shape.weight(x: Float(x + i) + 0.5, y: py, rgb: SIMD3(sr[i], sg[i], sb[i]))
+                if invert { w = 1 - w }
+                w *= amount
+                r[i] = sr[i] + (r[i] - sr[i]) * w
+                g[i] = sg[i] + (g[i] - sg[i]) * w
+                b[i] = sb[i] + (b[i] - sb[i]) * w
             }
         case .lut(let lut, let tetrahedral, let amount):
             lut.table.withUnsafeBufferPointer { t in

@@ -19,3 +19,19 @@ extension Operations {
         pointKernels[op].map { $0(params, canvas) }
     }
 }
+
+extension Operations {
+    static let maskShapes: [String: @Sendable (ParamSet, CanvasSize, Bool) -> MaskShape] = [
+        "gradient": gradientShape, "radial": radialShape, "luminance": luminanceShape,
+    ]
+
+    /// The steps that make `steps` local: keep the input, run them, mix by the mask.
+    public static func masked(_ steps: [PointStep], mask kind: String, params: ParamSet, canvas: CanvasSize,
+                              linear: Bool) -> [PointStep]? {
+        guard let shape = maskShapes[kind]?(params, canvas, linear) else { return nil }
+        var invert = false
+        if case .boolean(let b)? = params["invert"] { invert = b }
+        let amount = Float(params.number("amount") ?? 1)
+        return [.saveInput] + steps + [.maskMix(shape, invert: invert, amount: amount)]
+    }
+}

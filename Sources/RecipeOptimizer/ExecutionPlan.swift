@@ -77,6 +77,10 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
         case .vibrance(let a): kernel = "vibrance \(short(a))"
         case .clip(let lo, let hi): kernel = "clip \(short(lo))…\(short(hi))"
         case .curves: kernel = "curves"
+        case .saveInput: kernel = "mask: keep input"
+        case .maskMix(let shape, let invert, let amount):
+            let name = switch shape { case .gradient: "gradient"; case .radial: "radial"; case .luminance: "luminance" }
+            kernel = "mask: mix by \(name)\(invert ? " inverted" : "") amount \(short(amount))"
         case .lut(let t, let tetra, let amount): kernel = "lut \(t.kind == .threeD ? "3D" : "1D") \(t.size) \(tetra ? "tetrahedral" : "trilinear") amount \(short(amount))"
         case .vignette(let amount, _, _, _, _, _): kernel = "vignette \(short(amount)) (positional)"
         }

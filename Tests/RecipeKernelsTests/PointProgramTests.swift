@@ -117,4 +117,33 @@ struct PointProgramTests {
         #expect(fr[3 * w + 60] == r[3 * w + 60] || abs(fr[3 * w + 60] - r[3 * w + 60]) < 1e-6)  // the centre is untouched
         #expect(abs(fr[0] - r[0] * 0.4) < 1e-5)  // the corner (d > outer) is scaled by 1 − amount
     }
+
+    @Test("masked steps: the kernel mixes by gradient, radial and luminance weights like the reference", arguments: [
+        MaskShape.gradient(fromX: 10, fromY: 0, toX: 10, toY: 5),
+        MaskShape.radial(cx: 40, cy: 3, inner: 0.2, outer: 0.7, scale: 1 / 30),
+        MaskShape.luminance(min: 0.3, max: 0.6, feather: 0.1, inputIsLinear: false),
+        MaskShape.luminance(min: 0.3, max: 0.6, feather: 0, inputIsLinear: true),
+    ])
+    func masks(_ shape: MaskShape) {
+        let (w, h) = (90, 6)
+        let steps: [PointStep] = [.saveInput, .matrix([2, 0, 0, 0, 0, 0.5, 0, 0.1, 0, 0, 1.5, 0]), .power(0.8),
+                                  .maskMix(shape, invert: false, amount: 0.9)]
+        let r = Self.values(w * h, seed: 11, range: 0...1), g = Self.values(w * h, seed: 12, range: 0...1), b = Self.values(w * h, seed: 13, range: 0...1)
+        var (fr, fg, fb) = (r, g, b)
+        fr.withUnsafeMutableBufferPointer { rp in fg.withUnsafeMutableBufferPointer { gp in fb.withUnsafeMutableBufferPointer { bp in
+            PointProgram(steps: steps).apply(r: rp.baseAddress!, g: gp.baseAddress!, b: bp.baseAddress!, count: w * h, width: w, firstRow: 0)
+        } } }
+        var worst = 0.0
+        var changed = 0, kept = 0
+        for y in 0..<h {
+            for x in 0..<w {
+                let i = y * w + x
+                let want = PointStep.reference(SIMD3(Double(r[i]), Double(g[i]), Double(b[i])), steps: steps, x: x, y: y)
+                worst = max(worst, abs(Double(fr[i]) - want.x), abs(Double(fg[i]) - want.y), abs(Double(fb[i]) - want.z))
+                if fr[i] == r[i] && fb[i] == b[i] { kept += 1 } else { changed += 1 }
+            }
+        }
+        #expect(worst < 1e-5, "worst \(worst)")
+        #expect(changed > 0 && kept > 0, "the mask should leave some pixels and change others: \(changed) changed, \(kept) kept")
+    }
 }

@@ -67,6 +67,20 @@ struct PlannerTests {
         let blur = try graph("  - exposure: 0.1\n  - blur: 2\n")
         let result = Result { () throws(PlanError) in try Planner.plan(blur) }
         if case .failure(let error) = result { #expect(error.message.hasPrefix("blur (stage 2)")) } else { Issue.record("planned a blur") }
-        #expect(throws: PlanError.self) { try Planner.plan(try graph("  - exposure: 0.1\n    mask: {radial: {}}\n")) }
+        #expect(throws: PlanError.self) { try Planner.plan(try graph("  - id: a\n    exposure: 0.1\n  - input: a\n    crop: {aspect: \"1:1\"}\n")) }
+    }
+
+    @Test("a masked stage becomes keep-input … mix-by-mask in the op's space; --no-fuse keeps the group in one pass")
+    func masked() throws {
+        let g = try graph("  - contrast: 1.2\n  - exposure: -0.5\n    mask: {gradient: {from: [0.5, 0], to: [0.5, 0.5]}}\n")
+        let (plan, trace) = try Planner.plan(g)
+        let kernels = trace[3].plan.steps.map(\.kernel)  // after InsertSpaceConversions
+        let save = try #require(kernels.firstIndex(of: .saveInput))
+        #expect(kernels[save - 1] == .toLinear)  // converted before the input is kept
+        if case .maskMix = kernels[save + 2] {} else { Issue.record("no mix after the masked op: \(kernels)") }
+        #expect(plan.passes.count == 1)
+        let (unfused, _) = try Planner.plan(g, fuse: false)
+        let groups = unfused.passes.filter { $0.steps.first?.kernel == .saveInput }
+        #expect(groups.count == 1 && groups[0].steps.count == 3)
     }
 }

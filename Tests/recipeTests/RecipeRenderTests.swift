@@ -141,15 +141,19 @@ struct RecipeRenderTests {
         testNote("engine: \(rendered.count) of \(recipes.count) recipes of Recipes/ render so far: \(rendered.joined(separator: ", "))")
     }
 
-    @Test("display size matches the full render downscaled: PSNR ≥ 40 dB for every recipe that renders")
+    @Test("display size matches the full render downscaled: PSNR ≥ 40 dB for every recipe of Recipes/ that renders")
     func displayMatchesFull() throws {
         let dir = TestPaths.temporaryDirectory("engine-display")
         defer { try? FileManager.default.removeItem(at: dir) }
         let chain = dir.appendingPathComponent("chain.recipe.yaml").path
         try "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - exposure: 0.25\n  - contrast: 1.15\n  - saturation: 1.3\n  - white-balance: {temp: 5600, tint: 5}\n  - vignette: {amount: 0.4, radius: 0.9}\n  - gamma: 0.9\n"
             .write(toFile: chain, atomically: true, encoding: .utf8)
-        let recipes = [chain, TestPaths.packageRoot.appendingPathComponent("Recipes/filtster.recipe.yaml").path]
-        for recipePath in recipes {
+        let library = try FileManager.default.contentsOfDirectory(atPath: TestPaths.packageRoot.appendingPathComponent("Recipes").path)
+            .filter { $0.hasSuffix(".recipe.yaml") }.sorted().map { TestPaths.packageRoot.appendingPathComponent("Recipes/\($0)").path }
+        for recipePath in [chain] + library {
+            // Recipes with stages the engine does not render yet are reported by recipesRender.
+            let probe = dir.appendingPathComponent("probe.jpg").path
+            guard try recipe(["render", Self.photo, "--recipe", recipePath, "--size", "64", "-o", probe]).status == 0 else { continue }
             let full = dir.appendingPathComponent("full.png").path, down = dir.appendingPathComponent("down.png").path
             let display = dir.appendingPathComponent("display.png").path
             #expect(try recipe(["render", Self.photo, "--recipe", recipePath, "-o", full]).status == 0)

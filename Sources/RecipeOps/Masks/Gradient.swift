@@ -1,4 +1,5 @@
 import RecipeCore
+import RecipeKernels
 
 extension Operations {
     /// A linear ramp: the stage applies fully at `from` and not at all at `to` (a graduated filter).
@@ -27,5 +28,14 @@ extension Operations {
         return [ParamProblem(
             at, "a gradient needs `from` and `to` at different points",
             notes: ["the ramp runs along the line from `from` to `to`, which has no direction when they coincide"])]
+    }
+}
+
+extension Operations {
+    /// The gradient's ends in pixels of the canvas.
+    static func gradientShape(_ p: ParamSet, _ canvas: CanvasSize, linear: Bool) -> MaskShape {
+        let from = p.point("from") ?? CanvasPoint(0.5, 0), to = p.point("to") ?? CanvasPoint(0.5, 1)
+        let w = Float(canvas.width), h = Float(canvas.height)
+        return .gradient(fromX: Float(from.x) * w, fromY: Float(from.y) * h, toX: Float(to.x) * w, toY: Float(to.y) * h)
     }
 }

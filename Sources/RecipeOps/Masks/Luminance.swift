@@ -1,4 +1,5 @@
 import RecipeCore
+import RecipeKernels
 
 extension Operations {
     /// Selects by brightness: the stage applies where the input's encoded luma lies in min…max,
@@ -30,5 +31,13 @@ extension Operations {
         let at = params.isGiven("max") && !params.isGiven("min") ? "max" : "min"
         return [ParamProblem(
             at, "min (\(NumberFormatting.shortest(low))) must be below max (\(NumberFormatting.shortest(high)))")]
+    }
+}
+
+extension Operations {
+    /// The luma band; `linear` when the stage's input is linear light (the mask reads encoded luma).
+    static func luminanceShape(_ p: ParamSet, _ canvas: CanvasSize, linear: Bool) -> MaskShape {
+        .luminance(min: Float(p.number("min") ?? 0), max: Float(p.number("max") ?? 1),
+                   feather: Float(p.number("feather") ?? 0.1), inputIsLinear: linear)
     }
 }

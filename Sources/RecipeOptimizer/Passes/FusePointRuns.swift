@@ -24,7 +24,19 @@ enum FusePointRuns {
 enum SplitPerStep {
     static func run(_ plan: ExecutionPlan) -> ExecutionPlan {
         var out = plan
-        out.passes = plan.steps.map { ExecutionPlan.Pass(steps: [$0]) }
+        // A masked stage (keep input … mix) stays in one pass: the kept input lives in the pass.
+        var passes: [ExecutionPlan.Pass] = []
+        var group: [ExecutionPlan.Step]?
+        for step in plan.steps {
+            if step.kernel == .saveInput { group = [step]; continue }
+            if group != nil {
+                group!.append(step)
+                if case .maskMix = step.kernel { passes.append(ExecutionPlan.Pass(steps: group!)); group = nil }
+                continue
+            }
+            passes.append(ExecutionPlan.Pass(steps: [step]))
+        }
+        out.passes = passes
         return out
     }
 }

@@ -19,9 +19,6 @@ enum LowerPointOps {
                                 range: node.range)
             }
             previous = id
-            if node.mask != nil {
-                throw PlanError("\(origin) is not rendered by this build yet: it has a mask, and masks come with the engine's next steps", range: node.range)
-            }
             if node.op == "orient", node.params["mode"] == .choice("auto") { continue }  // photos are always oriented on decode
             if node.op == "lut", case .file(let path)? = node.params["file"] {
                 let table: CubeLUT
@@ -32,7 +29,7 @@ enum LowerPointOps {
                 } catch {
                     throw PlanError("\(origin): \(path): \(error)", range: node.range)
                 }
-                steps += Operations.lutSteps(node.params, table: table).map { ExecutionPlan.Step($0, space: .encoded, origin: origin) }
+                steps += try local(Operations.lutSteps(node.params, table: table), node, space: .encoded, origin: origin)
                 continue
             }
             guard let spec = Operations.named(node.op), let kernel = Operations.pointSteps(op: node.op, params: node.params, canvas: graph.nodes[node.inputs[0]].size) else {
@@ -40,11 +37,23 @@ enum LowerPointOps {
                                 range: node.range)
             }
             let space: WorkingSpace = spec.space == .linear ? .linear : spec.space == .encoded ? .encoded : .any
-            steps += kernel.map { ExecutionPlan.Step($0, space: space, origin: origin) }
+            steps += try local(kernel, node, space: space, origin: origin)
         }
         guard previous == graph.output else {
             throw PlanError("the recipe is not rendered by this build yet: its result is not its last stage, and the engine renders chains of stages so far", range: nil)
         }
         return ExecutionPlan(steps: steps)
+    }
+
+    /// The node's steps, wrapped in keep-input / mix-by-mask when the stage has a mask. The pair
+    /// runs in the op's space (an indifferent op's mask in the encoded one).
+    static func local(_ kernel: [PointStep], _ node: FilterGraph.Node, space: WorkingSpace, origin: String) throws(PlanError) -> [ExecutionPlan.Step] {
+        guard let mask = node.mask else { return kernel.map { ExecutionPlan.Step($0, space: space, origin: origin) } }
+        let maskSpace: WorkingSpace = space == .any ? .encoded : space
+        guard let wrapped = Operations.masked(kernel, mask: mask.kind, params: mask.params, canvas: node.size,
+                                              linear: maskSpace == .linear) else {
+            throw PlanError("\(origin) is not rendered by this build yet: its mask `\(mask.kind)` has no kernel", range: node.range)
+        }
+        return wrapped.map { ExecutionPlan.Step($0, space: maskSpace, origin: origin) }
     }
 }
