@@ -167,4 +167,15 @@ struct RecipeRenderTests {
             #expect(psnr >= 40, "\(recipePath): PSNR \(psnr) dB")
         }
     }
+
+    @Test("the output bytes do not depend on threading: --single-thread and the threaded pipeline agree exactly")
+    func threads() throws {
+        let dir = TestPaths.temporaryDirectory("engine-threads")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let recipePath = TestPaths.packageRoot.appendingPathComponent("Recipes/graduated-sky.recipe.yaml").path
+        let a = dir.appendingPathComponent("a.jpg").path, b = dir.appendingPathComponent("b.jpg").path
+        #expect(try recipe(["render", Self.photo, "--recipe", recipePath, "-o", a]).status == 0)
+        #expect(try recipe(["render", Self.photo, "--recipe", recipePath, "--single-thread", "-o", b]).status == 0)
+        #expect(FileManager.default.contentsEqual(atPath: a, andPath: b))
+    }
 }
