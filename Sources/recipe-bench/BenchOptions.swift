@@ -38,6 +38,7 @@ struct BenchOptions {
         usage: recipe-bench [--runs N] [--corpus DIR] [--recipe-binary PATH] [--out FILE.md]
                             [--launcher fork|posix-spawn]
                recipe-bench check [--files N] [--runs N] [--recipe-binary PATH] [--keep]
+               recipe-bench engine [--runs N] [--corpus DIR] [--recipe-binary PATH] [--out FILE.md]
 
         Times the `recipe` CLI against the libjpeg-turbo floor (djpeg | cjpeg) and peers on the
         bench photos, as separate processes: median wall time of N runs after 1 warm-up, and the
@@ -53,7 +54,9 @@ struct BenchOptions {
                                 bench's own peak RSS as their floor (see the report's notes)
           -h, --help            show this text
 
-        `recipe-bench check --help` describes the check-speed benchmark (files/s of `recipe check`).
+        `recipe-bench check --help` describes the check-speed benchmark (files/s of `recipe check`);
+        `recipe-bench engine --help` the engine benchmark (the 5-op chain against libvips, fused C,
+        GraphicsMagick and ImageMagick, and a 2-job batch).
         """
 
     /// Parses `arguments` (without the program name). Accepts `--name value` and `--name=value`.

@@ -1,0 +1,198 @@
+import Glibc
+
+/// `recipe-bench engine`: the engine benchmark of issue 4. Times `recipe render` with the 5-op chain
+/// of `../shared/bench/README.md` against the peers of `../shared/bench/peers.sh` (the
+/// `djpeg | cjpeg` floor, the single-pass C reference `fused_chain`, the libvips C API pipeline
+/// `vips_chain`, GraphicsMagick, ImageMagick) on both bench photos and the corpus/bench batch, in
+/// one run, with the method of the main bench (median wall of N runs after 1 warm-up, largest
+/// peak RSS), and judges the issue's targets.
+///
+/// ```
+/// recipe-bench engine                              # 7 runs, ../shared/corpus, .build-static/release/recipe
+/// recipe-bench engine --runs 5 --out bench-results/engine.md
+/// ```
+///
+/// Exit status: 0 when every row ran or was skipped with a reason (even if a target is missed),
+/// 1 when a command failed (a run, or a gcc build of a C peer), 2 for a command-line mistake.
+enum EngineBenchmark {
+    /// The help text.
+    static let usage = """
+        usage: recipe-bench engine [--runs N] [--corpus DIR] [--recipe-binary PATH] [--out FILE.md]
+                                   [--launcher fork|posix-spawn]
+
+        The engine benchmark of issue 4: `recipe render` with the 5-op chain (exposure ×1.19,
+        contrast 1.15, saturation 1.3, white-balance gains 1.06/1.00/0.94, gamma 1/1.1) against the
+        peers of ../shared/bench/peers.sh on bench/photo24-baseline-q95.jpg and
+        bench/photo24-progressive.jpg: the djpeg | cjpeg floor, fused_chain and vips_chain (built
+        with gcc from <corpus>/../bench into a temporary folder), GraphicsMagick, ImageMagick 6
+        (/usr/bin/convert); recipe identity, chain, chain --no-fuse, chain --size display; and the
+        first 20 .jpg of bench/ with 2 jobs (xargs -P 2) through recipe render, vips_chain and
+        fused_chain. Median wall of N runs after 1 warm-up, largest peak RSS (ru_maxrss). Prints a
+        Markdown table and the issue's checks; rows whose tool is missing are skipped. Exits 0
+        even when a target is missed, 1 if a command fails.
+
+          --runs N              timed runs per row (default 7)
+          --corpus DIR          corpus folder with bench/*.jpg (default <package>/../shared/corpus)
+          --recipe-binary PATH  recipe executable (default <package>/.build-static/release/recipe
+                                if present, else <package>/.build/release/recipe)
+          --out FILE.md         also write the report to FILE.md
+          --launcher KIND       fork (default) or posix-spawn (see `recipe-bench --help`)
+          -h, --help            show this text
+        """
+
+    /// The marker in `recipe render`'s error when a recipe uses an operation the engine cannot render.
+    static let unrenderedMarker = "is not rendered by this build yet"
+
+    /// Runs the mode with `arguments` (after `engine`); returns the exit status.
+    static func run(_ arguments: [String]) -> Int32 {
+        let options: BenchOptions
+        do {
+            switch try BenchOptions.parse(arguments, packageRoot: BenchOptions.findPackageRoot()) {
+            case .help:
+                print(usage)
+                return 0
+            case .run(let parsed):
+                options = parsed
+            }
+        } catch {
+            note("recipe-bench engine: \(error.message)\n")
+            note(usage)
+            return 2
+        }
+
+        // Inputs: both photos must have a frame header; the recipe binary must be executable.
+        var headers: [BenchImage: JPEGFrameHeader] = [:]
+        var fileSizes: [BenchImage: Int] = [:]
+        for image in BenchImage.allCases {
+            let path = FileSystem.join(options.corpus, "bench/" + image.fileName)
+            switch readHeader(path) {
+            case .failure(let why):
+                note("recipe-bench engine: \(path): \(why)")
+                return 1
+            case .success(let header):
+                headers[image] = header
+            }
+            fileSizes[image] = FileSystem.size(path) ?? 0
+        }
+        guard FileSystem.isExecutable(options.recipeBinary) else {
+            note("recipe-bench engine: no executable recipe binary at \(options.recipeBinary); build it with "
+                + "`.ci/build-release` or pass --recipe-binary")
+            return 1
+        }
+        guard let scratch = ScratchDirectory(), let inputs = EngineInputs(corpus: options.corpus, scratch: scratch) else {
+            note("recipe-bench engine: cannot set up a temporary folder: \(FileSystem.errorText())")
+            return 1
+        }
+        defer {
+            inputs.removeFolders()
+            scratch.remove()
+        }
+
+        let runner = ProcessRunner(launcher: options.launcher, logPath: scratch.file("stderr.log"))
+        let peerSources = FileSystem.join(FileSystem.parent(options.corpus), "bench")
+        note("building fused_chain and vips_chain from \(peerSources) with gcc")
+        let tools = EngineToolbox.discover(runner: runner, scratch: scratch, peerSources: peerSources)
+        let plans = tools.plans(recipe: options.recipeBinary, inputs: inputs)
+        let batchMegapixels = inputs.batchPhotos.reduce(0.0) { sum, path in
+            guard case .success(let header) = readHeader(path) else { return sum }
+            return sum + Double(header.width * header.height) / 1e6
+        }
+
+        let launchFloor = RowOutcome.measure(Command(executable: "/bin/true", arguments: ["true"]), runs: options.runs, runner: runner)
+        var outcomes: [EngineRow: RowOutcome] = [:]
+        var outputs: [EngineRow: String] = [:]
+        for row in EngineRow.all {
+            let label = "[\(row.number)/\(EngineRow.all.count)] " + row.title.replacingAll("`", with: "")
+                .replacingAll("**", with: "").replacingAll("\\|", with: "|")
+            var outcome: RowOutcome
+            switch plans[row] ?? .skip("no plan") {
+            case .skip(let why):
+                outcome = .skipped(why)
+            case .fail(let why):
+                outcome = .failed(why)
+            case .run(let command):
+                if row.task == .vipsUnsharpResize, case let counterpart = EngineRow.of(.recipeUnsharpResize, row.image),
+                    outcomes[counterpart]?.medianWall == nil
+                {
+                    outcome = .skipped("its recipe counterpart (row \(counterpart.number)) cannot be measured yet")
+                } else {
+                    outcome = RowOutcome.measure(command, runs: options.runs, runner: runner)
+                }
+                if case .failed(let why) = outcome, row.task.mayBeUnrendered, why.contains(unrenderedMarker) {
+                    outcome = .skipped("recipe: " + engineMessage(why).replacingAll(scratch.path, with: "$W"))
+                }
+                if outcome.medianWall != nil, let output = command.expectedOutput,
+                    case .success(let header) = readHeader(output)
+                {
+                    outputs[row] = "\(header.width)×\(header.height) " + chromaName(header)
+                }
+            }
+            outcomes[row] = outcome
+            switch outcome {
+            case .measured:
+                var line = "\(label): \(Format.fixed(outcome.medianWall ?? 0, 3)) s, \(Format.fixed(outcome.maxRSSMiB ?? 0, 1)) MiB"
+                if row.task.isBatch, let wall = outcome.medianWall, wall > 0 {
+                    line += ", \(Format.fixed(Double(inputs.batchPhotos.count) / wall, 2)) images/s"
+                }
+                note(line)
+            case .skipped(let why): note("\(label): skipped, \(why)")
+            case .failed(let why): note("\(label): FAILED, \(why)")
+            }
+        }
+
+        let report = EngineReport(
+            setup: EngineReport.Setup(
+                recipeBinary: options.recipeBinary, corpus: options.corpus, scratch: scratch.path,
+                peerSources: peerSources, runs: options.runs, launcher: options.launcher, headers: headers,
+                fileSizes: fileSizes, plans: plans, batchCount: inputs.batchPhotos.count,
+                batchMegapixels: batchMegapixels),
+            outcomes: outcomes, outputs: outputs, launchFloor: launchFloor)
+        let text = report.markdown
+        print(text, terminator: "")
+
+        var status: Int32 = outcomes.values.contains(where: \.isFailure) || launchFloor.isFailure ? 1 : 0
+        if let outFile = options.outFile, !FileSystem.writeFile(text, to: outFile) {
+            note("recipe-bench engine: cannot write \(outFile): \(FileSystem.errorText())")
+            status = 1
+        }
+        return status
+    }
+
+    /// The frame header of the JPEG at `path`, or why it cannot be read.
+    static func readHeader(_ path: String) -> Result<JPEGFrameHeader, HeaderProblem> {
+        let parsed: Result<JPEGFrameHeader, JPEGFrameHeader.ReadError>? = FileSystem.withMappedFile(path) { bytes in
+            Result { () throws(JPEGFrameHeader.ReadError) in try JPEGFrameHeader(jpeg: bytes) }
+        }
+        switch parsed {
+        case nil: return .failure(HeaderProblem(description: "cannot read: \(FileSystem.errorText())"))
+        case .failure(let error)?: return .failure(HeaderProblem(description: "\(error)"))
+        case .success(let header)?: return .success(header)
+        }
+    }
+
+    /// Why a JPEG's frame header could not be read.
+    struct HeaderProblem: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// `4:2:0`, `4:2:2` or `4:4:4` for a 3-component JPEG whose chroma is 1x1; else the raw factors.
+    static func chromaName(_ header: JPEGFrameHeader) -> String {
+        let parts = header.components
+        guard parts.count == 3, parts[1].horizontal == 1, parts[1].vertical == 1,
+            parts[2].horizontal == 1, parts[2].vertical == 1
+        else { return header.samplingDescription }
+        switch (parts[0].horizontal, parts[0].vertical) {
+        case (2, 2): return "4:2:0"
+        case (2, 1): return "4:2:2"
+        case (1, 1): return "4:4:4"
+        default: return header.samplingDescription
+        }
+    }
+
+    /// The engine's own words from a failed run's description: the text after its last `error: `
+    /// (e.g. "sharpen (stage 6) is not rendered by this build yet (…)"), or the whole description.
+    static func engineMessage(_ description: String) -> String {
+        guard let range = description.ranges(of: "error: ").last else { return description }
+        return String(description[range.upperBound...])
+    }
+}
