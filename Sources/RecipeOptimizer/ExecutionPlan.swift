@@ -26,26 +26,71 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
         }
     }
 
-    /// A run of steps executed as one pass (one `PointProgram`).
+    /// A stage that needs a window of rows, between runs of point steps.
+    public enum Barrier: Sendable, Hashable, CustomStringConvertible {
+        /// Gaussian blur in linear light, sigma in pixels of the canvas being rendered.
+        case blur(sigma: Double, origin: String)
+
+        public var description: String {
+            switch self {
+            case .blur(let sigma, let origin): "blur σ \(NumberFormatting.shortest((sigma * 1000).rounded() / 1000)) px ← \(origin)"
+            }
+        }
+    }
+
+    /// One pass over the image: a run of point steps (one `PointProgram`) or a barrier stage.
     public struct Pass: Sendable {
         public var steps: [Step]
+        public var barrier: Barrier?
+
+        public init(steps: [Step], barrier: Barrier? = nil) {
+            self.steps = steps
+            self.barrier = barrier
+        }
 
         public var program: PointProgram { PointProgram(steps: steps.map(\.kernel)) }
     }
 
-    /// The steps before fusion, in order (what most passes rewrite).
-    public var steps: [Step]
+    /// The runs of point steps before fusion, in order (what most passes rewrite), and the barrier
+    /// stages between them (`barriers[i]` sits after `segments[i]`).
+    public var segments: [[Step]]
+    public var barriers: [Barrier]
     /// The passes over the image after fusion (empty until `FusePointRuns` or `SplitPerStep` ran).
     public var passes: [Pass] = []
 
-    public init(steps: [Step]) { self.steps = steps }
+    public init(segments: [[Step]], barriers: [Barrier] = []) {
+        precondition(segments.count == barriers.count + 1)
+        self.segments = segments
+        self.barriers = barriers
+    }
+
+    public init(steps: [Step]) { self.init(segments: [steps]) }
+
+    /// Every point step, in order (the segments joined).
+    public var steps: [Step] { segments.flatMap { $0 } }
+
+    /// The plan with `transform` applied to each run of point steps.
+    func mapSegments(_ transform: ([Step]) -> [Step]) -> ExecutionPlan {
+        var out = self
+        out.segments = segments.map(transform)
+        return out
+    }
 
     public var description: String {
         if passes.isEmpty {
-            return steps.isEmpty ? "  (no pixel work)\n" : steps.map { "  \(Self.text($0))\n" }.joined()
+            var out = ""
+            for (i, segment) in segments.enumerated() {
+                out += segment.map { "  \(Self.text($0))\n" }.joined()
+                if i < barriers.count { out += "  — \(barriers[i]) —\n" }
+            }
+            return out.isEmpty ? "  (no pixel work)\n" : out
         }
         var out = ""
         for (i, pass) in passes.enumerated() {
+            if let barrier = pass.barrier {
+                out += "  pass \(i + 1): \(barrier) (a window of rows; 8-bit in and out)\n"
+                continue
+            }
             // The kernel folds the per-channel steps at either end into its load and store tables.
             let (head, body, tail) = PointProgram.split(pass.steps.map(\.kernel))
             let steps = pass.steps

@@ -23,11 +23,13 @@ public enum Planner {
     /// recipe's folder (the checker has already fenced it in).
     public typealias FileReader = (String) throws -> [UInt8]
 
-    public static func plan(_ graph: FilterGraph, fuse: Bool = true,
+    /// `scale` is the render's size over the photo's full size: px lengths in a recipe are pixels
+    /// of the full-size image, so a display render scales them (resolution independence).
+    public static func plan(_ graph: FilterGraph, fuse: Bool = true, scale: Double = 1,
                             readFile: FileReader = { _ in throw PlanError("no file reader", range: nil) })
         throws(PlanError) -> (ExecutionPlan, [Trace]) {
         var trace: [Trace] = []
-        var plan = try LowerPointOps.run(graph, readFile: readFile)
+        var plan = try LowerPointOps.run(graph, readFile: readFile, scale: scale)
         trace.append(Trace(pass: "LowerPointOps", plan: plan))
         let passes: [(String, (ExecutionPlan) -> ExecutionPlan)] = fuse
             ? [("DropIdentities", DropIdentities.run), ("FoldMatrices", FoldMatrices.run),

@@ -63,10 +63,10 @@ struct PlannerTests {
 
     @Test("what the engine cannot render yet is a PlanError naming the stage")
     func unsupported() throws {
-        #expect(throws: PlanError.self) { try Planner.plan(try graph("  - exposure: 0.1\n  - blur: 2\n")) }
-        let blur = try graph("  - exposure: 0.1\n  - blur: 2\n")
-        let result = Result { () throws(PlanError) in try Planner.plan(blur) }
-        if case .failure(let error) = result { #expect(error.message.hasPrefix("blur (stage 2)")) } else { Issue.record("planned a blur") }
+        #expect(throws: PlanError.self) { try Planner.plan(try graph("  - exposure: 0.1\n  - sharpen: 2\n")) }
+        let unsupported = try graph("  - exposure: 0.1\n  - straighten: 2\n")
+        let result = Result { () throws(PlanError) in try Planner.plan(unsupported) }
+        if case .failure(let error) = result { #expect(error.message.hasPrefix("straighten (stage 2)")) } else { Issue.record("planned a straighten") }
         #expect(throws: PlanError.self) { try Planner.plan(try graph("  - id: a\n    exposure: 0.1\n  - input: a\n    crop: {aspect: \"1:1\"}\n")) }
     }
 
@@ -82,5 +82,15 @@ struct PlannerTests {
         let (unfused, _) = try Planner.plan(g, fuse: false)
         let groups = unfused.passes.filter { $0.steps.first?.kernel == .saveInput }
         #expect(groups.count == 1 && groups[0].steps.count == 3)
+    }
+
+    @Test("a blur splits the plan into two point passes around a barrier; px scale with the render, % with the canvas")
+    func barrier() throws {
+        let g = try graph("  - exposure: 0.1\n  - blur: 4\n  - contrast: 1.1\n  - blur: 1%\n")
+        let (plan, _) = try Planner.plan(g, scale: 0.5)
+        #expect(plan.passes.count == 4)
+        #expect(plan.passes[1].barrier == .blur(sigma: 2, origin: "blur (stage 2)"))          // 4 px at half size
+        #expect(plan.passes[3].barrier == .blur(sigma: 40, origin: "blur (stage 4)"))         // 1% of the 4000 px short side
+        #expect(plan.segments.count == 3 && plan.segments[2].isEmpty)
     }
 }

@@ -7,8 +7,7 @@ import RecipeKernels
 /// ```
 enum DropIdentities {
     static func run(_ plan: ExecutionPlan) -> ExecutionPlan {
-        var out = plan
-        out.steps = plan.steps.filter { step in
+        plan.mapSegments { $0.filter { step in
             switch step.kernel {
             case .matrix(let m): return m != PointStep.identityMatrix
             case .power(let p): return p != 1
@@ -17,7 +16,6 @@ enum DropIdentities {
                 return !(0..<3 * size).allSatisfy { table[$0] == Float($0 % size) / Float(size - 1) }
             default: return true
             }
-        }
-        return out
+        } }
     }
 }

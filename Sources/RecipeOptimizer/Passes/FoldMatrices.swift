@@ -7,9 +7,11 @@ import RecipeKernels
 /// matrix A [lin] ← saturation, matrix B [lin] ← matrix   →   matrix B·A [lin] ← saturation + matrix
 /// ```
 enum FoldMatrices {
-    static func run(_ plan: ExecutionPlan) -> ExecutionPlan {
+    static func run(_ plan: ExecutionPlan) -> ExecutionPlan { plan.mapSegments(fold) }
+
+    static func fold(_ steps: [ExecutionPlan.Step]) -> [ExecutionPlan.Step] {
         var out: [ExecutionPlan.Step] = []
-        for step in plan.steps {
+        for step in steps {
             if case .matrix(let b) = step.kernel, let last = out.last, case .matrix(let a) = last.kernel,
                last.space == step.space {
                 out[out.count - 1] = ExecutionPlan.Step(.matrix(multiply(b, a)), space: step.space,
@@ -18,9 +20,7 @@ enum FoldMatrices {
                 out.append(step)
             }
         }
-        var plan = plan
-        plan.steps = out
-        return plan
+        return out
     }
 
     /// `b·a` for 3×4 affine matrices (apply a, then b), in double precision.

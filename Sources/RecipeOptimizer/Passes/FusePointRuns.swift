@@ -10,7 +10,11 @@ import RecipeKernels
 enum FusePointRuns {
     static func run(_ plan: ExecutionPlan) -> ExecutionPlan {
         var out = plan
-        out.passes = plan.steps.isEmpty ? [] : [ExecutionPlan.Pass(steps: plan.steps)]
+        out.passes = []
+        for (i, segment) in plan.segments.enumerated() {
+            if !segment.isEmpty { out.passes.append(ExecutionPlan.Pass(steps: segment)) }
+            if i < plan.barriers.count { out.passes.append(ExecutionPlan.Pass(steps: [], barrier: plan.barriers[i])) }
+        }
         return out
     }
 }
@@ -26,8 +30,18 @@ enum SplitPerStep {
         var out = plan
         // A masked stage (keep input … mix) stays in one pass: the kept input lives in the pass.
         var passes: [ExecutionPlan.Pass] = []
+        for (i, segment) in plan.segments.enumerated() {
+            passes += split(segment)
+            if i < plan.barriers.count { passes.append(ExecutionPlan.Pass(steps: [], barrier: plan.barriers[i])) }
+        }
+        out.passes = passes
+        return out
+    }
+
+    static func split(_ steps: [ExecutionPlan.Step]) -> [ExecutionPlan.Pass] {
+        var passes: [ExecutionPlan.Pass] = []
         var group: [ExecutionPlan.Step]?
-        for step in plan.steps {
+        for step in steps {
             if step.kernel == .saveInput { group = [step]; continue }
             if group != nil {
                 group!.append(step)
@@ -36,7 +50,6 @@ enum SplitPerStep {
             }
             passes.append(ExecutionPlan.Pass(steps: [step]))
         }
-        out.passes = passes
-        return out
+        return passes
     }
 }

@@ -8,10 +8,14 @@ import RecipeKernels
 /// matrix [lin], matrix [enc], power [enc]   →   → linear, matrix, → encoded, matrix, power
 /// ```
 enum InsertSpaceConversions {
-    static func run(_ plan: ExecutionPlan) -> ExecutionPlan {
+    /// Each run of point steps starts and ends encoded: that is how 8-bit samples arrive from the
+    /// decoder or a barrier stage and leave for the encoder or the next barrier.
+    static func run(_ plan: ExecutionPlan) -> ExecutionPlan { plan.mapSegments(convert) }
+
+    static func convert(_ steps: [ExecutionPlan.Step]) -> [ExecutionPlan.Step] {
         var out: [ExecutionPlan.Step] = []
         var current: WorkingSpace = .encoded
-        for step in plan.steps {
+        for step in steps {
             if step.space == .linear, current != .linear {
                 out.append(ExecutionPlan.Step(.toLinear, space: .encoded, origin: "→ linear"))
                 current = .linear
@@ -22,8 +26,6 @@ enum InsertSpaceConversions {
             out.append(step)
         }
         if current == .linear { out.append(ExecutionPlan.Step(.toEncoded, space: .linear, origin: "→ encoded")) }
-        var plan = plan
-        plan.steps = out
-        return plan
+        return out
     }
 }

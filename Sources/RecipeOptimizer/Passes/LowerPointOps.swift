@@ -9,8 +9,10 @@ import RecipeOps
 /// exposure(ev 1) ← source        →   matrix[2 0 0 0 0 2 0 0 0 0 2 0] [lin] ← exposure (stage 1)
 /// ```
 enum LowerPointOps {
-    static func run(_ graph: FilterGraph, readFile: Planner.FileReader) throws(PlanError) -> ExecutionPlan {
+    static func run(_ graph: FilterGraph, readFile: Planner.FileReader, scale: Double = 1) throws(PlanError) -> ExecutionPlan {
         var steps: [ExecutionPlan.Step] = []
+        var segments: [[ExecutionPlan.Step]] = []
+        var barriers: [ExecutionPlan.Barrier] = []
         var previous: FilterGraph.NodeID = 0
         for (id, node) in graph.nodes.enumerated() where id > 0 {
             let origin = "\(node.op) (stage \(node.stageIndex))"
@@ -20,6 +22,16 @@ enum LowerPointOps {
             }
             previous = id
             if node.op == "orient", node.params["mode"] == .choice("auto") { continue }  // photos are always oriented on decode
+            if node.op == "blur", node.mask == nil, case .length(let sigma)? = node.params["sigma"] {
+                let canvas = graph.nodes[node.inputs[0]].size
+                let px = sigma.pixels(base: Double(canvas.shortSide), scale: scale)
+                if px > 0.01 {
+                    segments.append(steps)
+                    steps = []
+                    barriers.append(.blur(sigma: px, origin: origin))
+                }
+                continue
+            }
             if node.op == "lut", case .file(let path)? = node.params["file"] {
                 let table: CubeLUT
                 do {
@@ -42,7 +54,8 @@ enum LowerPointOps {
         guard previous == graph.output else {
             throw PlanError("the recipe is not rendered by this build yet: its result is not its last stage, and the engine renders chains of stages so far", range: nil)
         }
-        return ExecutionPlan(steps: steps)
+        segments.append(steps)
+        return ExecutionPlan(segments: segments, barriers: barriers)
     }
 
     /// The node's steps, wrapped in keep-input / mix-by-mask when the stage has a mask. The pair

@@ -7,18 +7,28 @@ import RecipeKernels
 import RecipeLanguage
 import RecipeOptimizer
 
-/// From a recipe file to the point programs a render runs: check (every diagnostic printed,
+/// One streaming stage of a render.
+enum RenderStage {
+    /// Point programs over 8-bit RGB strips (one when fused).
+    case point([PointProgram])
+    /// A Gaussian blur in linear light, sigma in pixels of the rendered canvas.
+    case blur(sigma: Double)
+}
+
+/// From a recipe file to the stages a render runs: check (every diagnostic printed,
 /// errors stop), then plan for the photo's size.
 enum RecipePlanning {
     /// `size` is the render's size: positional kernels (vignette) are laid out on the canvas the
     /// pixels are actually on, so a display render matches the full render downscaled.
-    static func programs(recipe: String, photo: String, size: RenderSize, overrides: [String: String], fuse: Bool) throws -> [PointProgram] {
+    static func stages(recipe: String, photo: String, size: RenderSize, overrides: [String: String], fuse: Bool) throws -> [RenderStage] {
         var options = CheckOptions()
         options.overrides = overrides
+        var scale = 1.0
         if let decoder = try? ImageDecoders.open(photo) {
             let upright = decoder.info.uprightSize
             let target = size.target(width: upright.width, height: upright.height)
             options.sourceSize = CanvasSize(width: target.width, height: target.height)
+            scale = Double(target.width) / Double(max(1, upright.width))
         }
         let checked = RecipeChecker.load(path: recipe, options: options)
         for d in checked.diagnostics { Console.printError(DiagnosticPrinter.render(d, source: checked.file)) }
@@ -27,8 +37,19 @@ enum RecipePlanning {
             throw CommandFailure(exitCode: 1)
         }
         do {
-            let (plan, _) = try Planner.plan(graph, fuse: fuse, readFile: fileReader(for: recipe))
-            return plan.passes.map(\.program)
+            let (plan, _) = try Planner.plan(graph, fuse: fuse, scale: scale, readFile: fileReader(for: recipe))
+            // Consecutive point passes share one stage (the unfused plan has many); barriers stand alone.
+            var stages: [RenderStage] = []
+            for pass in plan.passes {
+                if case .blur(let sigma, _)? = pass.barrier {
+                    stages.append(.blur(sigma: sigma))
+                } else if case .point(let programs)? = stages.last {
+                    stages[stages.count - 1] = .point(programs + [pass.program])
+                } else {
+                    stages.append(.point([pass.program]))
+                }
+            }
+            return stages
         } catch {
             let position = error.range.map { "\($0.file):\($0.start.line):\($0.start.column): " } ?? "\(recipe): "
             Console.printError(position + "error: " + error.message)

@@ -49,8 +49,8 @@ struct RenderJob {
     var jpeg = JPEGOptions()
     var png = PNGOptions()
     var threaded = true
-    /// The recipe's point passes (empty: the identity recipe).
-    var programs: [PointProgram] = []
+    /// The recipe's stages (empty: the identity recipe).
+    var stages: [RenderStage] = []
 
     struct Outcome {
         var width: Int
@@ -87,7 +87,7 @@ struct RenderJob {
         if orientation != .up {
             chain = OrientStep(source: chain, orientation: orientation)
         }
-        if !programs.isEmpty {
+        if !stages.isEmpty {
             // The point kernels take 8-bit RGB: grey, alpha and 16 bits are brought to it first.
             if chain.format.colorModel.hasAlpha || chain.format.sampleType != .uint8 {
                 chain = ConvertStep(source: chain, to: PixelFormat(chain.format.colorModel.withoutAlpha, .uint8))
@@ -95,9 +95,14 @@ struct RenderJob {
             if chain.format.colorModel == .gray {
                 chain = ConvertStep(source: chain, to: PixelFormat(.rgb, .uint8))
             }
-            chain = PointStage(source: chain, programs: programs)
-            // The point work gets a thread of its own, between the decoder's and the encoder's.
-            if threaded { chain = PrefetchStep(source: chain) }
+            for stage in stages {
+                switch stage {
+                case .point(let programs): chain = PointStage(source: chain, programs: programs)
+                case .blur(let sigma): chain = BlurStage(source: chain, sigma: sigma)
+                }
+                // Each stage gets a thread of its own, between the decoder's and the encoder's.
+                if threaded { chain = PrefetchStep(source: chain) }
+            }
         }
         let outFormat: PixelFormat = switch outputFormat {
         case .jpeg: PixelFormat(chain.format.colorModel.withoutAlpha, .uint8)

@@ -86,7 +86,7 @@ struct Render: ParsableCommand {
         job.png = PNGOptions(compressionLevel: pngCompression)
         job.threaded = !singleThread
         if let recipe {
-            job.programs = try RecipePlanning.programs(recipe: recipe, photo: photo, size: size, overrides: try parseOverrides(overrides), fuse: !noFuse)
+            job.stages = try RecipePlanning.stages(recipe: recipe, photo: photo, size: size, overrides: try parseOverrides(overrides), fuse: !noFuse)
         }
         let outcome = try job.run()
         Console.warnings(outcome.warnings)

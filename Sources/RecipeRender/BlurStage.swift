@@ -1,0 +1,103 @@
+import RecipeCore
+import RecipeKernels
+
+/// A Gaussian blur in linear light over streaming 8-bit RGB strips, clamp-to-edge: it keeps only
+/// the rows its window needs (a ring of 2r+1 rows of linear floats; memory grows with the width and
+/// the radius, not the image area), blurs each kept row horizontally once, then each output row
+/// vertically.
+///
+/// ```swift
+/// let chain = BlurStage(source: decoder, sigma: 2.5)   // sigma in pixels of this canvas
+/// ```
+public final class BlurStage: RowSource {
+    public var width: Int { source.width }
+    public var height: Int { source.height }
+    public var format: PixelFormat { source.format }
+
+    private let source: RowSource
+    private let taps: [Float]
+    private let radius: Int
+    /// Horizontally blurred rows, planar r, g, b each `width` floats, by row index mod ring size.
+    private var ring: UnsafeMutablePointer<Float>
+    private let ringRows: Int
+    private var input: PixelBuffer
+    private var inputRow = 0        // rows of the source consumed
+    private var inputAvailable = 0  // rows in `input` not yet consumed
+    private var inputNext = 0
+    private var produced = 0
+    private let line: UnsafeMutablePointer<Float>
+    private let rowLinear: UnsafeMutablePointer<Float>
+
+    public init(source: RowSource, sigma: Double) {
+        precondition(source.format == PixelFormat(.rgb, .uint8), "BlurStage takes 8-bit RGB, not \(source.format)")
+        self.source = source
+        taps = GaussianBlur.taps(sigma: sigma)
+        radius = taps.count / 2
+        ringRows = min(2 * radius + 1, source.height + 2 * radius)
+        ring = .allocate(capacity: 3 * source.width * (2 * radius + 1))
+        input = PixelBuffer(width: source.width, rowCapacity: 16, format: source.format)
+        line = .allocate(capacity: 3 * source.width)
+        rowLinear = .allocate(capacity: 3 * source.width)
+    }
+
+    deinit {
+        ring.deallocate()
+        line.deallocate()
+        rowLinear.deallocate()
+    }
+
+    /// The ring slot of source row y (rows are clamped into the image first).
+    private func slot(_ y: Int) -> UnsafeMutablePointer<Float> {
+        ring + ((y % (2 * radius + 1)) * 3 * width)
+    }
+
+    /// Reads source row `inputRow` into the ring, horizontally blurred in linear light.
+    private func pullRow() throws {
+        if inputNext >= inputAvailable {
+            inputAvailable = try source.readRows(into: input)
+            inputNext = 0
+            precondition(inputAvailable > 0, "source ended early")
+        }
+        let px = input.row(inputNext).assumingMemoryBound(to: UInt8.self)
+        SRGB.decodeTable8.withUnsafeBufferPointer { table in
+            for x in 0..<width {
+                for c in 0..<3 { rowLinear[c * width + x] = table[Int(px[3 * x + c])] }
+            }
+        }
+        let dst = slot(inputRow)
+        for c in 0..<3 { GaussianBlur.horizontal(rowLinear + c * width, dst + c * width, width: width, taps: taps) }
+        inputNext += 1
+        inputRow += 1
+    }
+
+    public func readRows(into buffer: PixelBuffer) throws -> Int {
+        var n = 0
+        while n < buffer.rowCapacity && produced < height {
+            let y = produced
+            // Rows up to y + radius (clamped to the last) must be in the ring.
+            while inputRow <= min(y + radius, height - 1) { try pullRow() }
+            for i in 0..<(3 * width) { line[i] = 0 }
+            taps.withUnsafeBufferPointer { t in
+                for k in 0..<t.count {
+                    let src = slot(min(max(y + k - radius, 0), height - 1))
+                    let w = t[k]
+                    for i in 0..<(3 * width) { line[i] += w * src[i] }
+                }
+            }
+            let out = buffer.row(n).assumingMemoryBound(to: UInt8.self)
+            SRGB.encodeTable.withUnsafeBufferPointer { table in
+                for x in 0..<width {
+                    for c in 0..<3 {
+                        let v = SRGB.encodeClamped(line[c * width + x], table: table.baseAddress!)
+                        out[3 * x + c] = UInt8(truncatingIfNeeded: Int32(v * 255 + 0.5))
+                    }
+                }
+            }
+            n += 1
+            produced += 1
+        }
+        buffer.rowCount = n
+        buffer.originY = produced - n
+        return n
+    }
+}
