@@ -30,10 +30,14 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
     public enum Barrier: Sendable, Hashable, CustomStringConvertible {
         /// Gaussian blur in linear light, sigma in pixels of the canvas being rendered.
         case blur(sigma: Double, origin: String)
+        /// Unsharp mask on encoded values (sharpen, clarity).
+        case unsharp(sigma: Double, amount: Double, threshold: Double, luma: Bool, origin: String)
 
         public var description: String {
             switch self {
             case .blur(let sigma, let origin): "blur σ \(NumberFormatting.shortest((sigma * 1000).rounded() / 1000)) px ← \(origin)"
+            case .unsharp(let sigma, let amount, let threshold, let luma, let origin):
+                "unsharp σ \(NumberFormatting.shortest((sigma * 1000).rounded() / 1000)) px amount \(NumberFormatting.shortest(amount)) threshold \(NumberFormatting.shortest(threshold))\(luma ? " luma" : "") ← \(origin)"
             }
         }
     }

@@ -1,7 +1,7 @@
 import RecipeCore
 import RecipeKernels
 
-/// A Gaussian blur in linear light over streaming 8-bit RGB strips, clamp-to-edge: it keeps only
+/// A Gaussian blur over streaming 8-bit RGB strips, clamp-to-edge: it keeps only
 /// the rows its window needs (a ring of 2r+1 rows of linear floats; memory grows with the width and
 /// the radius, not the image area), blurs each kept row horizontally once, then each output row
 /// vertically.
@@ -10,6 +10,15 @@ import RecipeKernels
 /// let chain = BlurStage(source: decoder, sigma: 2.5)   // sigma in pixels of this canvas
 /// ```
 public final class BlurStage: RowSource {
+    /// What the blurred rows are for.
+    public enum Mode: Sendable, Equatable {
+        /// The blur itself, in linear light.
+        case blur
+        /// Unsharp mask on encoded values (ImageMagick's -unsharp): v + amount·(v − blurred),
+        /// where |2·(v − blurred)| reaches `threshold`; with `luma`, the luma difference on every channel.
+        case unsharp(amount: Float, threshold: Float, luma: Bool)
+    }
+
     public var width: Int { source.width }
     public var height: Int { source.height }
     public var format: PixelFormat { source.format }
@@ -27,8 +36,12 @@ public final class BlurStage: RowSource {
     private var produced = 0
     private let line: UnsafeMutablePointer<Float>
     private let rowLinear: UnsafeMutablePointer<Float>
+    private let mode: Mode
+    /// The unblurred rows (unsharp only), same slots as `ring`.
+    private var originals: UnsafeMutablePointer<Float>?
 
-    public init(source: RowSource, sigma: Double) {
+    public init(source: RowSource, sigma: Double, mode: Mode = .blur) {
+        self.mode = mode
         precondition(source.format == PixelFormat(.rgb, .uint8), "BlurStage takes 8-bit RGB, not \(source.format)")
         self.source = source
         taps = GaussianBlur.taps(sigma: sigma)
@@ -38,10 +51,12 @@ public final class BlurStage: RowSource {
         input = PixelBuffer(width: source.width, rowCapacity: 16, format: source.format)
         line = .allocate(capacity: 3 * source.width)
         rowLinear = .allocate(capacity: 3 * source.width)
+        if mode != .blur { originals = .allocate(capacity: 3 * source.width * (2 * radius + 1)) }
     }
 
     deinit {
         ring.deallocate()
+        originals?.deallocate()
         line.deallocate()
         rowLinear.deallocate()
     }
@@ -59,10 +74,18 @@ public final class BlurStage: RowSource {
             precondition(inputAvailable > 0, "source ended early")
         }
         let px = input.row(inputNext).assumingMemoryBound(to: UInt8.self)
-        SRGB.decodeTable8.withUnsafeBufferPointer { table in
-            for x in 0..<width {
-                for c in 0..<3 { rowLinear[c * width + x] = table[Int(px[3 * x + c])] }
+        if mode == .blur {
+            SRGB.decodeTable8.withUnsafeBufferPointer { table in
+                for x in 0..<width {
+                    for c in 0..<3 { rowLinear[c * width + x] = table[Int(px[3 * x + c])] }
+                }
             }
+        } else {
+            let k: Float = 1 / 255
+            for x in 0..<width {
+                for c in 0..<3 { rowLinear[c * width + x] = Float(px[3 * x + c]) * k }
+            }
+            (originals! + (inputRow % (2 * radius + 1)) * 3 * width).update(from: rowLinear, count: 3 * width)
         }
         let dst = slot(inputRow)
         for c in 0..<3 { GaussianBlur.horizontal(rowLinear + c * width, dst + c * width, width: width, taps: taps) }
@@ -85,6 +108,22 @@ public final class BlurStage: RowSource {
                 }
             }
             let out = buffer.row(n).assumingMemoryBound(to: UInt8.self)
+            if case .unsharp(let amount, let threshold, let luma) = mode {
+                let original = originals! + (y % (2 * radius + 1)) * 3 * width
+                for x in 0..<width {
+                    let v = SIMD3(original[x], original[width + x], original[2 * width + x])
+                    let b = SIMD3(line[x], line[width + x], line[2 * width + x])
+                    var d = v - b
+                    if luma { d = SIMD3(repeating: 0.2126 * d.x + 0.7152 * d.y + 0.0722 * d.z) }
+                    for c in 0..<3 {
+                        let o = abs(2 * d[c]) < threshold ? v[c] : v[c] + amount * d[c]
+                        out[3 * x + c] = UInt8(truncatingIfNeeded: Int32(min(max(o, 0), 1) * 255 + 0.5))
+                    }
+                }
+                n += 1
+                produced += 1
+                continue
+            }
             SRGB.encodeTable.withUnsafeBufferPointer { table in
                 for x in 0..<width {
                     for c in 0..<3 {

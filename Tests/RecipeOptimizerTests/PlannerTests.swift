@@ -63,7 +63,7 @@ struct PlannerTests {
 
     @Test("what the engine cannot render yet is a PlanError naming the stage")
     func unsupported() throws {
-        #expect(throws: PlanError.self) { try Planner.plan(try graph("  - exposure: 0.1\n  - sharpen: 2\n")) }
+        #expect(throws: PlanError.self) { try Planner.plan(try graph("  - exposure: 0.1\n  - shadows-highlights: {shadows: 0.3, radius: 2}\n")) }
         let unsupported = try graph("  - exposure: 0.1\n  - straighten: 2\n")
         let result = Result { () throws(PlanError) in try Planner.plan(unsupported) }
         if case .failure(let error) = result { #expect(error.message.hasPrefix("straighten (stage 2)")) } else { Issue.record("planned a straighten") }

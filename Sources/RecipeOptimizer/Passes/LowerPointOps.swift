@@ -22,13 +22,21 @@ enum LowerPointOps {
             }
             previous = id
             if node.op == "orient", node.params["mode"] == .choice("auto") { continue }  // photos are always oriented on decode
-            if node.op == "blur", node.mask == nil, case .length(let sigma)? = node.params["sigma"] {
+            if ["blur", "sharpen", "clarity"].contains(node.op), node.mask == nil, case .length(let sigma)? = node.params["sigma"] {
                 let canvas = graph.nodes[node.inputs[0]].size
                 let px = sigma.pixels(base: Double(canvas.shortSide), scale: scale)
-                if px > 0.01 {
-                    segments.append(steps)
-                    steps = []
-                    barriers.append(.blur(sigma: px, origin: origin))
+                let amount = node.params.number("amount") ?? 0
+                guard px > 0.01, node.op == "blur" || amount != 0 else { continue }  // identities
+                segments.append(steps)
+                steps = []
+                switch node.op {
+                case "blur": barriers.append(.blur(sigma: px, origin: origin))
+                case "sharpen":
+                    var luma = false
+                    if case .boolean(let b)? = node.params["luma"] { luma = b }
+                    barriers.append(.unsharp(sigma: px, amount: amount, threshold: node.params.number("threshold") ?? 0, luma: luma, origin: origin))
+                default:  // clarity: a luma unsharp mask with a large radius (ops-reference §1, #23)
+                    barriers.append(.unsharp(sigma: px, amount: amount, threshold: 0, luma: true, origin: origin))
                 }
                 continue
             }

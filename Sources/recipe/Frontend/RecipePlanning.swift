@@ -6,13 +6,14 @@ import RecipeCore
 import RecipeKernels
 import RecipeLanguage
 import RecipeOptimizer
+import RecipeRender
 
 /// One streaming stage of a render.
 enum RenderStage {
     /// Point programs over 8-bit RGB strips (one when fused).
     case point([PointProgram])
-    /// A Gaussian blur in linear light, sigma in pixels of the rendered canvas.
-    case blur(sigma: Double)
+    /// A Gaussian window over rows (blur or unsharp mask), sigma in pixels of the rendered canvas.
+    case blur(sigma: Double, mode: BlurStage.Mode)
 }
 
 /// From a recipe file to the stages a render runs: check (every diagnostic printed,
@@ -42,7 +43,9 @@ enum RecipePlanning {
             var stages: [RenderStage] = []
             for pass in plan.passes {
                 if case .blur(let sigma, _)? = pass.barrier {
-                    stages.append(.blur(sigma: sigma))
+                    stages.append(.blur(sigma: sigma, mode: .blur))
+                } else if case .unsharp(let sigma, let amount, let threshold, let luma, _)? = pass.barrier {
+                    stages.append(.blur(sigma: sigma, mode: .unsharp(amount: Float(amount), threshold: Float(threshold), luma: luma)))
                 } else if case .point(let programs)? = stages.last {
                     stages[stages.count - 1] = .point(programs + [pass.program])
                 } else {

@@ -98,7 +98,7 @@ struct RenderJob {
             for stage in stages {
                 switch stage {
                 case .point(let programs): chain = PointStage(source: chain, programs: programs)
-                case .blur(let sigma): chain = BlurStage(source: chain, sigma: sigma)
+                case .blur(let sigma, let mode): chain = BlurStage(source: chain, sigma: sigma, mode: mode)
                 }
                 // Each stage gets a thread of its own, between the decoder's and the encoder's.
                 if threaded { chain = PrefetchStep(source: chain) }
