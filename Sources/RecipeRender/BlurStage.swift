@@ -19,15 +19,17 @@ public final class BlurStage: RowSource {
         case unsharp(amount: Float, threshold: Float, luma: Bool)
     }
 
-    public var width: Int { source.width }
-    public var height: Int { source.height }
+    // Stored, not forwarded to the source: the loops read them per pixel, and a call through the
+    // RowSource existential (with its exclusivity checks) cost more than the arithmetic.
+    public let width: Int
+    public let height: Int
     public var format: PixelFormat { source.format }
 
     private let source: RowSource
     private let taps: [Float]
     private let radius: Int
     /// Horizontally blurred rows, planar r, g, b each `width` floats, by row index mod ring size.
-    private var ring: UnsafeMutablePointer<Float>
+    private let ring: UnsafeMutablePointer<Float>
     private let ringRows: Int
     private var input: PixelBuffer
     private var inputRow = 0        // rows of the source consumed
@@ -38,12 +40,14 @@ public final class BlurStage: RowSource {
     private let rowLinear: UnsafeMutablePointer<Float>
     private let mode: Mode
     /// The unblurred rows (unsharp only), same slots as `ring`.
-    private var originals: UnsafeMutablePointer<Float>?
+    private let originals: UnsafeMutablePointer<Float>?
 
     public init(source: RowSource, sigma: Double, mode: Mode = .blur) {
         self.mode = mode
         precondition(source.format == PixelFormat(.rgb, .uint8), "BlurStage takes 8-bit RGB, not \(source.format)")
         self.source = source
+        width = source.width
+        height = source.height
         taps = GaussianBlur.taps(sigma: sigma)
         radius = taps.count / 2
         ringRows = min(2 * radius + 1, source.height + 2 * radius)
@@ -51,7 +55,7 @@ public final class BlurStage: RowSource {
         input = PixelBuffer(width: source.width, rowCapacity: 16, format: source.format)
         line = .allocate(capacity: 3 * source.width)
         rowLinear = .allocate(capacity: 3 * source.width)
-        if mode != .blur { originals = .allocate(capacity: 3 * source.width * (2 * radius + 1)) }
+        originals = mode == .blur ? nil : .allocate(capacity: 3 * source.width * (2 * radius + 1))
     }
 
     deinit {
@@ -99,12 +103,13 @@ public final class BlurStage: RowSource {
             let y = produced
             // Rows up to y + radius (clamped to the last) must be in the ring.
             while inputRow <= min(y + radius, height - 1) { try pullRow() }
-            for i in 0..<(3 * width) { line[i] = 0 }
+            let count = 3 * width, line = self.line
+            for i in 0..<count { line[i] = 0 }
             taps.withUnsafeBufferPointer { t in
                 for k in 0..<t.count {
                     let src = slot(min(max(y + k - radius, 0), height - 1))
                     let w = t[k]
-                    for i in 0..<(3 * width) { line[i] += w * src[i] }
+                    for i in 0..<count { line[i] += w * src[i] }
                 }
             }
             let out = buffer.row(n).assumingMemoryBound(to: UInt8.self)
