@@ -27,6 +27,30 @@ public enum InputFile {
         return Array(bytes.prefix(n))
     }
 
+    /// The whole of a small file (a recipe, a LUT), refusing one over `limit` bytes before reading
+    /// it. Unlike `open`, an empty file is returned as no bytes (a recipe decides what that means).
+    public static func readAll(_ path: String, limit: Int) throws(ImageError) -> [UInt8] {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ImageError(.unreadable, path: path, "cannot open: \(errnoText())") }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw ImageError(.unreadable, path: path, "cannot read: \(errnoText())") }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw ImageError(.unreadable, path: path, "not a regular file") }
+        guard Int(st.st_size) <= limit else {
+            throw ImageError(.tooLarge, path: path, "file is \(st.st_size) bytes; the limit is \(limit)")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else { throw ImageError(.unreadable, path: path, "cannot read: \(errnoText())") }
+            if n == 0 { return Array(bytes[..<done]) }  // shrank while reading
+            done += n
+        }
+        return bytes
+    }
+
     /// Device and inode of `path`, to recognise the same file under two names.
     public static func identity(_ path: String) -> (dev: UInt64, ino: UInt64)? {
         var st = stat()

@@ -150,7 +150,7 @@ public struct PointProgram: Sendable {
             let v = Double(i) / Double(levels - 1)
             let out = tail.reduce(SIMD3(v, v, v)) { $1.reference($0) }
             for c in 0..<3 {
-                store[c * levels + i] = Self.quantize(Float(c == 0 ? out.x : c == 1 ? out.y : out.z))
+                store[c * levels + i] = SampleConversion.quantize8(Float(c == 0 ? out.x : c == 1 ? out.y : out.z))
                 if i > 0, store[c * levels + i] < store[c * levels + i - 1] { monotone = false }
             }
         }
@@ -176,8 +176,6 @@ public struct PointProgram: Sendable {
         return (Array(steps[..<h]), Array(steps[h..<t]), Array(steps[t...]))
     }
 
-    @inline(__always)
-    static func quantize(_ v: Float) -> UInt8 { UInt8(truncatingIfNeeded: Int32(min(max(v, 0), 1) * 255 + 0.5)) }
 
     /// Runs the program on `pixels` interleaved RGB 8-bit pixels of image row `y`, in place.
     public func run(_ row: UnsafeMutablePointer<UInt8>, pixels: Int, y: Int = 0) {
@@ -233,7 +231,7 @@ public struct PointProgram: Sendable {
                     // Outside [0, 1] with a tail that does not clamp cleanly: the steps themselves.
                     var p = SIMD3<Double>(repeating: Double(v))
                     for step in tail { p = step.reference(p) }
-                    px[3 * i + c] = Self.quantize(Float(p.x))
+                    px[3 * i + c] = SampleConversion.quantize8(Float(p.x))
                 }
             }
         }

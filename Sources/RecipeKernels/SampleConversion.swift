@@ -87,4 +87,10 @@ public enum SampleConversion {
     public static func quantize<T: FixedWidthInteger>(_ v: Float, max: Float) -> T {
         T(truncatingIfNeeded: Int32(v * max + 0.5))
     }
+
+    /// A value clamped to [0, 1], as an 8-bit sample (the point and row-window stages' store).
+    @inlinable @inline(__always)
+    public static func quantize8(_ v: Float) -> UInt8 {
+        UInt8(truncatingIfNeeded: Int32(min(max(v, 0), 1) * 255 + 0.5))
+    }
 }

@@ -122,7 +122,7 @@ public final class BlurStage: RowSource {
                     if luma { d = SIMD3(repeating: 0.2126 * d.x + 0.7152 * d.y + 0.0722 * d.z) }
                     for c in 0..<3 {
                         let o = abs(2 * d[c]) < threshold ? v[c] : v[c] + amount * d[c]
-                        out[3 * x + c] = UInt8(truncatingIfNeeded: Int32(min(max(o, 0), 1) * 255 + 0.5))
+                        out[3 * x + c] = SampleConversion.quantize8(o)
                     }
                 }
                 n += 1
@@ -133,7 +133,7 @@ public final class BlurStage: RowSource {
                 for x in 0..<width {
                     for c in 0..<3 {
                         let v = SRGB.encodeClamped(line[c * width + x], table: table.baseAddress!)
-                        out[3 * x + c] = UInt8(truncatingIfNeeded: Int32(v * 255 + 0.5))
+                        out[3 * x + c] = SampleConversion.quantize8(v)
                     }
                 }
             }

@@ -30,8 +30,6 @@ public final class PointStage: RowSource {
 
     deinit { planes?.deallocate() }
 
-    @inline(__always)
-    static func quantize(_ v: Float) -> UInt8 { UInt8(truncatingIfNeeded: Int32(min(max(v, 0), 1) * 255 + 0.5)) }
 
     public func readRows(into buffer: PixelBuffer) throws -> Int {
         let n = try source.readRows(into: buffer)
@@ -64,9 +62,9 @@ public final class PointStage: RowSource {
             let px = buffer.row(y).assumingMemoryBound(to: UInt8.self)
             for x in 0..<width {
                 let i = y * width + x
-                px[3 * x] = Self.quantize(r[i])
-                px[3 * x + 1] = Self.quantize(g[i])
-                px[3 * x + 2] = Self.quantize(b[i])
+                px[3 * x] = SampleConversion.quantize8(r[i])
+                px[3 * x + 1] = SampleConversion.quantize8(g[i])
+                px[3 * x + 2] = SampleConversion.quantize8(b[i])
             }
         }
         return n

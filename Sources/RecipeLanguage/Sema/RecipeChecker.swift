@@ -36,28 +36,18 @@ public enum RecipeChecker {
     }
 
     static func readFile(_ path: String, limit: Int) -> Result<[UInt8], Diagnostic> {
-        func failure(_ why: String, _ code: DiagnosticCode = .unreadableFile) -> Result<[UInt8], Diagnostic> {
-            let notes: [Diagnostic.Note] = code == .fileTooLarge ? [.init("a recipe is a few kilobytes of text; is this the right file?")] : []
-            return .failure(Diagnostic(code, why, at: nil, file: path, notes: notes))
+        do {
+            return .success(try InputFile.readAll(path, limit: limit))
+        } catch {
+            let tooLarge = error.kind == .tooLarge
+            var reason = error.reason  // "cannot open: …" → "cannot open the recipe: …"
+            for verb in ["cannot open", "cannot read"] where reason.hasPrefix(verb + ":") {
+                reason = verb + " the recipe" + reason.dropFirst(verb.count)
+            }
+            return .failure(Diagnostic(tooLarge ? .fileTooLarge : .unreadableFile,
+                                       tooLarge ? "recipe \(reason)" : reason, at: nil, file: path,
+                                       notes: tooLarge ? [.init("a recipe is a few kilobytes of text; is this the right file?")] : []))
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return failure("cannot open the recipe: \(errnoText())") }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { return failure("cannot read the recipe: \(errnoText())") }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { return failure("not a regular file") }
-        guard Int(st.st_size) <= limit else {
-            return failure("recipe file is \(st.st_size) bytes; the limit is \(limit)", .fileTooLarge)
-        }
-        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return n == 0 ? .success(Array(bytes[..<done])) : failure("cannot read the recipe: \(errnoText())") }
-            done += n
-        }
-        return .success(bytes)
     }
 }
 

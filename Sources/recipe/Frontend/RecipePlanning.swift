@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import RecipeCodecs
 import RecipeCore
 import RecipeKernels
@@ -65,18 +62,7 @@ enum RecipePlanning {
     static func fileReader(for recipe: String) -> Planner.FileReader {
         let folder = recipe.contains("/") ? String(recipe[..<recipe.lastIndex(of: "/")!]) : "."
         return { path in
-            let full = path.hasPrefix("/") ? path : folder + "/" + path
-            guard let f = fopen(full, "rb") else { throw ImageError(.unreadable, path: full, "cannot open: \(errnoText())") }
-            defer { fclose(f) }
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let n = fread(&chunk, 1, chunk.count, f)
-                if n > 0 { bytes += chunk[..<n] }
-                if n < chunk.count { break }
-                if bytes.count > maxFileBytes { throw ImageError(.tooLarge, path: full, "larger than \(maxFileBytes >> 20) MiB") }
-            }
-            return bytes
+            try InputFile.readAll(path.hasPrefix("/") ? path : folder + "/" + path, limit: maxFileBytes)
         }
     }
 
