@@ -128,12 +128,20 @@ public struct PointProgram: Sendable {
     /// through the tail steps one by one.
     let storeClampSafe: Bool
 
-    public init(steps: [PointStep]) {
+    /// `tables: false` skips building the load and store tables (about 200,000 evaluations of the
+    /// tail steps): for programs only ever `apply`d to floats, as the unfused plan's are.
+    public init(steps: [PointStep], tables: Bool = true) {
         self.steps = steps
         let (head, body, tail) = Self.split(steps)
         self.head = head
         self.body = body
         self.tail = tail
+        guard tables else {
+            loadTable = []
+            storeTable = []
+            storeClampSafe = false
+            return
+        }
         var load = [Float](repeating: 0, count: 3 * 256)
         for code in 0..<256 {
             let v = Double(code) / 255
@@ -179,6 +187,7 @@ public struct PointProgram: Sendable {
 
     /// Runs the program on `pixels` interleaved RGB 8-bit pixels of image row `y`, in place.
     public func run(_ row: UnsafeMutablePointer<UInt8>, pixels: Int, y: Int = 0) {
+        precondition(!loadTable.isEmpty, "PointProgram built without tables cannot run on 8-bit rows")
         let planes = UnsafeMutablePointer<Float>.allocate(capacity: 6 * Self.tile)
         planes.initialize(repeating: 0, count: 6 * Self.tile)
         defer { planes.deallocate() }

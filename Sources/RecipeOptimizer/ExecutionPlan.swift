@@ -51,8 +51,6 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
             self.steps = steps
             self.barrier = barrier
         }
-
-        public var program: PointProgram { PointProgram(steps: steps.map(\.kernel)) }
     }
 
     /// The runs of point steps before fusion, in order (what most passes rewrite), and the barrier

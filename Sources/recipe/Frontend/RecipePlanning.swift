@@ -37,18 +37,28 @@ enum RecipePlanning {
         do {
             let (plan, _) = try Planner.plan(graph, fuse: fuse, scale: scale, readFile: fileReader(for: recipe))
             // Consecutive point passes share one stage (the unfused plan has many); barriers stand alone.
+            // (Programs are built once the grouping is known: only a lone program runs on 8-bit
+            // rows and needs its tables.)
+            var groups: [[ExecutionPlan.Pass]] = []
             var stages: [RenderStage] = []
+            func flush() {
+                guard let group = groups.popLast() else { return }
+                stages.append(.point(group.map { PointProgram(steps: $0.steps.map(\.kernel), tables: group.count == 1) }))
+            }
             for pass in plan.passes {
+                if pass.barrier == nil {
+                    if groups.isEmpty { groups.append([]) }
+                    groups[0].append(pass)
+                    continue
+                }
+                flush()
                 if case .blur(let sigma, _)? = pass.barrier {
                     stages.append(.blur(sigma: sigma, mode: .blur))
                 } else if case .unsharp(let sigma, let amount, let threshold, let luma, _)? = pass.barrier {
                     stages.append(.blur(sigma: sigma, mode: .unsharp(amount: Float(amount), threshold: Float(threshold), luma: luma)))
-                } else if case .point(let programs)? = stages.last {
-                    stages[stages.count - 1] = .point(programs + [pass.program])
-                } else {
-                    stages.append(.point([pass.program]))
                 }
             }
+            flush()
             return stages
         } catch {
             let position = error.range.map { "\($0.file):\($0.start.line):\($0.start.column): " } ?? "\(recipe): "
