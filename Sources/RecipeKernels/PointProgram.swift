@@ -445,12 +445,13 @@ public struct PointProgram: Sendable {
 
     /// The double-precision reference of `curve` (same table, same interpolation).
     static func curve(_ v: Double, _ table: [Float], _ offset: Int, _ size: Int) -> Double {
-        let t = table[offset..<offset + size].map(Double.init)
+        // Indexed in place: the load and store tables call this 65,536 times per channel.
+        func t(_ i: Int) -> Double { Double(table[offset + i]) }
         let last = size - 1
         let x = v * Double(last)
-        if x <= 0 { return t[0] + x * (t[1] - t[0]) }
-        if x >= Double(last) { return t[last] + (x - Double(last)) * (t[last] - t[last - 1]) }
+        if x <= 0 { return t(0) + x * (t(1) - t(0)) }
+        if x >= Double(last) { return t(last) + (x - Double(last)) * (t(last) - t(last - 1)) }
         let i = Int(x)
-        return t[i] + (x - Double(i)) * (t[i + 1] - t[i])
+        return t(i) + (x - Double(i)) * (t(i + 1) - t(i))
     }
 }

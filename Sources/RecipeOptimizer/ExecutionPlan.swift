@@ -1,9 +1,11 @@
 import RecipeCore
 import RecipeKernels
+import RecipeOps
 
 /// What the interpreter runs: the filter graph lowered to kernel steps, then rewritten by the
-/// optimiser passes. For now plans are chains of point steps (the engine's first op class);
-/// neighbourhood, geometric and composite stages join as their kernels land.
+/// optimiser passes. Runs of point steps sit between barrier stages (neighbourhood, geometric and
+/// composite ones); a graph with branches is laid out in order, with `keep` / `resume` barriers
+/// where an image is read by more than one stage.
 ///
 /// ```
 /// exposure 0.25 → contrast 1.15 → saturation 1.3     (graph)
@@ -26,18 +28,46 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
         }
     }
 
-    /// A stage that needs a window of rows, between runs of point steps.
+    /// A stage between runs of point steps: one that needs a window of rows (or the whole image),
+    /// or one that routes images between the branches of the graph.
     public enum Barrier: Sendable, Hashable, CustomStringConvertible {
         /// Gaussian blur in linear light, sigma in pixels of the canvas being rendered.
         case blur(sigma: Double, origin: String)
         /// Unsharp mask on encoded values (sharpen, clarity).
         case unsharp(sigma: Double, amount: Double, threshold: Double, luma: Bool, origin: String)
+        /// Local exposure from the encoded luma blurred by sigma (0: per pixel).
+        case shadowsHighlights(shadows: Double, highlights: Double, sigma: Double, origin: String)
+        /// Crop, rotate, flip, straighten or resize.
+        case geometric(GeometricStep, origin: String)
+        /// The image so far is kept under `name` for `readers` later readers (a branch point).
+        case keep(name: String, readers: Int)
+        /// The next stage reads the image kept under `name`.
+        case resume(name: String)
+        /// The image so far blended with the one kept under `with` laid on top.
+        case blend(with: String, mode: String, opacity: Double, origin: String)
+
+        /// Whether the stage makes pixels (rather than routing images).
+        public var isPixelStage: Bool {
+            switch self {
+            case .keep, .resume: false
+            default: true
+            }
+        }
 
         public var description: String {
+            func px(_ v: Double) -> String { NumberFormatting.shortest((v * 1000).rounded() / 1000) }
             switch self {
-            case .blur(let sigma, let origin): "blur σ \(NumberFormatting.shortest((sigma * 1000).rounded() / 1000)) px ← \(origin)"
+            case .blur(let sigma, let origin): return "blur σ \(px(sigma)) px ← \(origin)"
             case .unsharp(let sigma, let amount, let threshold, let luma, let origin):
-                "unsharp σ \(NumberFormatting.shortest((sigma * 1000).rounded() / 1000)) px amount \(NumberFormatting.shortest(amount)) threshold \(NumberFormatting.shortest(threshold))\(luma ? " luma" : "") ← \(origin)"
+                return "unsharp σ \(px(sigma)) px amount \(NumberFormatting.shortest(amount)) threshold \(NumberFormatting.shortest(threshold))\(luma ? " luma" : "") ← \(origin)"
+            case .shadowsHighlights(let s, let h, let sigma, let origin):
+                return "shadows \(NumberFormatting.shortest(s)) highlights \(NumberFormatting.shortest(h)) from luma blurred σ \(px(sigma)) px ← \(origin)"
+            case .geometric(let step, let origin):
+                return "\(step)\(step.needsWholeImage ? " (holds the whole image)" : "") ← \(origin)"
+            case .keep(let name, let readers): return "keep the image as `\(name)` for \(readers) reader\(readers == 1 ? "" : "s")"
+            case .resume(let name): return "read the image kept as `\(name)`"
+            case .blend(let with, let mode, let opacity, let origin):
+                return "blend `\(with)` on top, \(mode), opacity \(NumberFormatting.shortest(opacity)) ← \(origin)"
             }
         }
     }
@@ -59,6 +89,10 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
     public var barriers: [Barrier]
     /// The passes over the image after fusion (empty until `FusePointRuns` or `SplitPerStep` ran).
     public var passes: [Pass] = []
+    /// The size the photo is decoded (and resampled) to before the first stage.
+    public var sourceSize: CanvasSize?
+    /// The size of the rendered image (the last stage's canvas).
+    public var outputSize: CanvasSize?
 
     public init(segments: [[Step]], barriers: [Barrier] = []) {
         precondition(segments.count == barriers.count + 1)
@@ -90,7 +124,7 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
         var out = ""
         for (i, pass) in passes.enumerated() {
             if let barrier = pass.barrier {
-                out += "  pass \(i + 1): \(barrier) (a window of rows; 8-bit in and out)\n"
+                out += barrier.isPixelStage ? "  pass \(i + 1): \(barrier)\n" : "  · \(barrier)\n"
                 continue
             }
             // The kernel folds the per-channel steps at either end into its load and store tables.

@@ -23,10 +23,11 @@ public enum Planner {
     /// recipe's folder (the checker has already fenced it in).
     public typealias FileReader = (String) throws -> [UInt8]
 
-    /// `scale` is the render's size over the photo's full size: px lengths in a recipe are pixels
-    /// of the full-size image, so a display render scales them (resolution independence).
+    /// `scale` is the output's render size over its full size (1 for a full render): px lengths
+    /// in a recipe are pixels of the full-size image, so a display render scales them
+    /// (resolution independence). The plan says which size to decode the photo to.
     public static func plan(_ graph: FilterGraph, fuse: Bool = true, scale: Double = 1,
-                            readFile: FileReader = { _ in throw PlanError("no file reader", range: nil) })
+                            readFile: @escaping FileReader = { _ in throw PlanError("no file reader", range: nil) })
         throws(PlanError) -> (ExecutionPlan, [Trace]) {
         var trace: [Trace] = []
         var plan = try LowerPointOps.run(graph, readFile: readFile, scale: scale)

@@ -1,10 +1,13 @@
 import RecipeCore
 import RecipeKernels
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// A Gaussian blur over streaming 8-bit RGB strips, clamp-to-edge: it keeps only
-/// the rows its window needs (a ring of 2r+1 rows of linear floats; memory grows with the width and
-/// the radius, not the image area), blurs each kept row horizontally once, then each output row
-/// vertically.
+/// A Gaussian window over streaming 8-bit RGB strips, clamp-to-edge: blur, unsharp mask or
+/// shadows/highlights. It keeps only the rows its window needs (a ring of 2r+1 rows of floats;
+/// memory grows with the width and the radius, not the image area), blurs each kept row
+/// horizontally once, then each output row vertically, eight floats at a time.
 ///
 /// ```swift
 /// let chain = BlurStage(source: decoder, sigma: 2.5)   // sigma in pixels of this canvas
@@ -15,8 +18,13 @@ public final class BlurStage: RowSource {
         /// The blur itself, in linear light.
         case blur
         /// Unsharp mask on encoded values (ImageMagick's -unsharp): v + amount·(v − blurred),
-        /// where |2·(v − blurred)| reaches `threshold`; with `luma`, the luma difference on every channel.
+        /// where |2·(v − blurred)| reaches `threshold`; with `luma`, the luma difference on every
+        /// channel (only the luma is blurred: the luma of the differences is the difference of
+        /// the lumas).
         case unsharp(amount: Float, threshold: Float, luma: Bool)
+        /// Shadows/highlights (ops-reference §4.24): linear light scaled by
+        /// 2^(shadows·(1 − Yb)² − highlights·Yb²), Yb the encoded luma Y′ blurred.
+        case shadowsHighlights(shadows: Float, highlights: Float)
     }
 
     // Stored, not forwarded to the source: the loops read them per pixel, and a call through the
@@ -26,114 +34,168 @@ public final class BlurStage: RowSource {
     public var format: PixelFormat { source.format }
 
     private let source: RowSource
-    private let taps: [Float]
+    private let mode: Mode
+    private let taps: UnsafeMutableBufferPointer<Float>
     private let radius: Int
-    /// Horizontally blurred rows, planar r, g, b each `width` floats, by row index mod ring size.
+    private let ringSize: Int
+    /// Planes blurred: r, g, b (3) or the luma Y′ (1).
+    private let planes: Int
+    /// Horizontally blurred rows, `planes` planes of `width` floats, by row index mod ring size.
     private let ring: UnsafeMutablePointer<Float>
-    private let ringRows: Int
+    /// The unblurred rows, three planes (encoded for unsharp, linear for shadows/highlights),
+    /// same slots as `ring`; nil for the blur.
+    private let originals: UnsafeMutablePointer<Float>?
     private var input: PixelBuffer
     private var inputRow = 0        // rows of the source consumed
     private var inputAvailable = 0  // rows in `input` not yet consumed
     private var inputNext = 0
     private var produced = 0
     private let line: UnsafeMutablePointer<Float>
-    private let rowLinear: UnsafeMutablePointer<Float>
-    private let mode: Mode
-    /// The unblurred rows (unsharp only), same slots as `ring`.
-    private let originals: UnsafeMutablePointer<Float>?
+    private let rowPlanes: UnsafeMutablePointer<Float>
+    private let padded: UnsafeMutablePointer<Float>
+    /// Shadows/highlights gain at Yb = i / gainSteps.
+    private let gains: [Float]
+    private static let gainSteps = 1024
 
     public init(source: RowSource, sigma: Double, mode: Mode = .blur) {
-        self.mode = mode
         precondition(source.format == PixelFormat(.rgb, .uint8), "BlurStage takes 8-bit RGB, not \(source.format)")
         self.source = source
+        self.mode = mode
         width = source.width
         height = source.height
-        taps = GaussianBlur.taps(sigma: sigma)
-        radius = taps.count / 2
-        ringRows = min(2 * radius + 1, source.height + 2 * radius)
-        ring = .allocate(capacity: 3 * source.width * (2 * radius + 1))
-        input = PixelBuffer(width: source.width, rowCapacity: 16, format: source.format)
-        line = .allocate(capacity: 3 * source.width)
-        rowLinear = .allocate(capacity: 3 * source.width)
-        originals = mode == .blur ? nil : .allocate(capacity: 3 * source.width * (2 * radius + 1))
+        let weights = GaussianBlur.taps(sigma: sigma)
+        taps = .allocate(capacity: weights.count)
+        _ = taps.initialize(from: weights)
+        radius = weights.count / 2
+        ringSize = 2 * radius + 1
+        switch mode {
+        case .blur, .unsharp(_, _, false): planes = 3
+        case .unsharp(_, _, true), .shadowsHighlights: planes = 1
+        }
+        if case .shadowsHighlights(let shadows, let highlights) = mode {
+            gains = (0...Self.gainSteps).map { i in
+                let yb = Double(i) / Double(Self.gainSteps)
+                return Float(exp2(Double(shadows) * (1 - yb) * (1 - yb) - Double(highlights) * yb * yb))
+            }
+        } else {
+            gains = []
+        }
+        ring = .allocate(capacity: planes * width * ringSize)
+        originals = mode == .blur ? nil : .allocate(capacity: 3 * width * ringSize)
+        input = PixelBuffer(width: width, rowCapacity: 16, format: source.format)
+        line = .allocate(capacity: planes * width)
+        rowPlanes = .allocate(capacity: planes * width)
+        padded = .allocate(capacity: width + weights.count + 8)
     }
 
     deinit {
+        taps.deallocate()
         ring.deallocate()
         originals?.deallocate()
         line.deallocate()
-        rowLinear.deallocate()
+        rowPlanes.deallocate()
+        padded.deallocate()
     }
 
-    /// The ring slot of source row y (rows are clamped into the image first).
-    private func slot(_ y: Int) -> UnsafeMutablePointer<Float> {
-        ring + ((y % (2 * radius + 1)) * 3 * width)
-    }
-
-    /// Reads source row `inputRow` into the ring, horizontally blurred in linear light.
+    /// Reads source row `inputRow` into the ring: the planes to blur, blurred horizontally, and
+    /// the originals.
     private func pullRow() throws {
         if inputNext >= inputAvailable {
             inputAvailable = try source.readRows(into: input)
             inputNext = 0
             precondition(inputAvailable > 0, "source ended early")
         }
-        let px = input.row(inputNext).assumingMemoryBound(to: UInt8.self)
-        if mode == .blur {
-            SRGB.decodeTable8.withUnsafeBufferPointer { table in
+        let px = UnsafePointer(input.row(inputNext).assumingMemoryBound(to: UInt8.self))
+        let width = self.width, rowPlanes = self.rowPlanes
+        let original = originals.map { $0 + (inputRow % ringSize) * 3 * width }
+        let k: Float = 1 / 255
+        SRGB.decodeTable8.withUnsafeBufferPointer { table in
+            switch mode {
+            case .blur:
                 for x in 0..<width {
-                    for c in 0..<3 { rowLinear[c * width + x] = table[Int(px[3 * x + c])] }
+                    for c in 0..<3 { rowPlanes[c * width + x] = table[Int(px[3 * x + c])] }
+                }
+            case .unsharp(_, _, let luma):
+                let original = original!
+                for x in 0..<width {
+                    for c in 0..<3 { original[c * width + x] = Float(px[3 * x + c]) * k }
+                }
+                if luma {
+                    for x in 0..<width { rowPlanes[x] = 0.2126 * original[x] + 0.7152 * original[width + x] + 0.0722 * original[2 * width + x] }
+                } else {
+                    rowPlanes.update(from: original, count: 3 * width)
+                }
+            case .shadowsHighlights:
+                let original = original!
+                for x in 0..<width {
+                    let (r, g, b) = (px[3 * x], px[3 * x + 1], px[3 * x + 2])
+                    rowPlanes[x] = (0.2126 * Float(r) + 0.7152 * Float(g) + 0.0722 * Float(b)) * k
+                    original[x] = table[Int(r)]
+                    original[width + x] = table[Int(g)]
+                    original[2 * width + x] = table[Int(b)]
                 }
             }
-        } else {
-            let k: Float = 1 / 255
-            for x in 0..<width {
-                for c in 0..<3 { rowLinear[c * width + x] = Float(px[3 * x + c]) * k }
-            }
-            (originals! + (inputRow % (2 * radius + 1)) * 3 * width).update(from: rowLinear, count: 3 * width)
         }
-        let dst = slot(inputRow)
-        for c in 0..<3 { GaussianBlur.horizontal(rowLinear + c * width, dst + c * width, width: width, taps: taps) }
+        let dst = ring + (inputRow % ringSize) * planes * width
+        for c in 0..<planes {
+            GaussianBlur.horizontal(rowPlanes + c * width, dst + c * width, width: width, taps: UnsafeBufferPointer(taps), padded: padded)
+        }
         inputNext += 1
         inputRow += 1
     }
 
     public func readRows(into buffer: PixelBuffer) throws -> Int {
         var n = 0
+        let width = self.width, line = self.line, count = planes * width
         while n < buffer.rowCapacity && produced < height {
             let y = produced
             // Rows up to y + radius (clamped to the last) must be in the ring.
             while inputRow <= min(y + radius, height - 1) { try pullRow() }
-            let count = 3 * width, line = self.line
-            for i in 0..<count { line[i] = 0 }
-            taps.withUnsafeBufferPointer { t in
-                for k in 0..<t.count {
-                    let src = slot(min(max(y + k - radius, 0), height - 1))
-                    let w = t[k]
-                    for i in 0..<count { line[i] += w * src[i] }
-                }
+            line.update(repeating: 0, count: count)
+            for k in 0..<taps.count {
+                let row = min(max(y + k - radius, 0), height - 1)
+                GaussianBlur.accumulate(line, ring + (row % ringSize) * count, weight: taps[k], count: count)
             }
             let out = buffer.row(n).assumingMemoryBound(to: UInt8.self)
-            if case .unsharp(let amount, let threshold, let luma) = mode {
-                let original = originals! + (y % (2 * radius + 1)) * 3 * width
+            let original = originals.map { $0 + (y % ringSize) * 3 * width }
+            switch mode {
+            case .blur:
+                SRGB.encodeTable.withUnsafeBufferPointer { table in
+                    for x in 0..<width {
+                        for c in 0..<3 {
+                            out[3 * x + c] = SampleConversion.quantize8(SRGB.encodeClamped(line[c * width + x], table: table.baseAddress!))
+                        }
+                    }
+                }
+            case .unsharp(let amount, let threshold, let luma):
+                let v = original!
                 for x in 0..<width {
-                    let v = SIMD3(original[x], original[width + x], original[2 * width + x])
-                    let b = SIMD3(line[x], line[width + x], line[2 * width + x])
-                    var d = v - b
-                    if luma { d = SIMD3(repeating: 0.2126 * d.x + 0.7152 * d.y + 0.0722 * d.z) }
+                    let (r, g, b) = (v[x], v[width + x], v[2 * width + x])
+                    var d: SIMD3<Float>
+                    if luma {
+                        d = SIMD3(repeating: 0.2126 * r + 0.7152 * g + 0.0722 * b - line[x])
+                    } else {
+                        d = SIMD3(r - line[x], g - line[width + x], b - line[2 * width + x])
+                    }
+                    let values = SIMD3(r, g, b)
                     for c in 0..<3 {
-                        let o = abs(2 * d[c]) < threshold ? v[c] : v[c] + amount * d[c]
+                        let o = abs(2 * d[c]) < threshold ? values[c] : values[c] + amount * d[c]
                         out[3 * x + c] = SampleConversion.quantize8(o)
                     }
                 }
-                n += 1
-                produced += 1
-                continue
-            }
-            SRGB.encodeTable.withUnsafeBufferPointer { table in
-                for x in 0..<width {
-                    for c in 0..<3 {
-                        let v = SRGB.encodeClamped(line[c * width + x], table: table.baseAddress!)
-                        out[3 * x + c] = SampleConversion.quantize8(v)
+            case .shadowsHighlights:
+                let v = original!
+                gains.withUnsafeBufferPointer { gains in
+                    SRGB.encodeTable.withUnsafeBufferPointer { table in
+                        for x in 0..<width {
+                            // The gain by table: a smooth function of Yb, interpolated from 1024 steps.
+                            let t = min(max(line[x], 0), 1) * Float(Self.gainSteps)
+                            let i = min(Int(t), Self.gainSteps - 1)
+                            let gain = gains[i] + (t - Float(i)) * (gains[i + 1] - gains[i])
+                            for c in 0..<3 {
+                                out[3 * x + c] = SampleConversion.quantize8(SRGB.encodeClamped(v[c * width + x] * gain, table: table.baseAddress!))
+                            }
+                        }
                     }
                 }
             }

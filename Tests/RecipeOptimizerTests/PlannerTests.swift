@@ -61,13 +61,48 @@ struct PlannerTests {
         #expect(plan.passes.allSatisfy { $0.steps.count == 1 })
     }
 
-    @Test("what the engine cannot render yet is a PlanError naming the stage")
+    @Test("what the engine cannot render is a PlanError naming the stage")
     func unsupported() throws {
-        #expect(throws: PlanError.self) { try Planner.plan(try graph("  - exposure: 0.1\n  - shadows-highlights: {shadows: 0.3, radius: 2}\n")) }
-        let unsupported = try graph("  - exposure: 0.1\n  - straighten: 2\n")
+        let unsupported = try graph("  - exposure: 0.1\n  - orient: none\n")
         let result = Result { () throws(PlanError) in try Planner.plan(unsupported) }
-        if case .failure(let error) = result { #expect(error.message.hasPrefix("straighten (stage 2)")) } else { Issue.record("planned a straighten") }
-        #expect(throws: PlanError.self) { try Planner.plan(try graph("  - id: a\n    exposure: 0.1\n  - input: a\n    crop: {aspect: \"1:1\"}\n")) }
+        if case .failure(let error) = result { #expect(error.message.hasPrefix("orient (stage 2)")) } else { Issue.record("planned orient: none") }
+        #expect(throws: PlanError.self) { try Planner.plan(try graph("  - blur: 2\n    mask: {radial: {center: [0.5, 0.5], radius: 0.3}}\n")) }
+    }
+
+    @Test("branches: an image read twice is kept and resumed; a blend names the kept image it lays on top")
+    func branches() throws {
+        let g = try graph("  - id: base\n    exposure: 0.15\n  - id: glow\n    input: base\n    blur: 4\n  - input: base\n    blend: {with: glow, mode: screen}\n  - saturation: 1.1\n")
+        let (plan, _) = try Planner.plan(g)
+        let barriers = plan.passes.compactMap(\.barrier)
+        #expect(barriers == [.keep(name: "base", readers: 2), .resume(name: "base"), .blur(sigma: 4, origin: "blur (stage 2)"),
+                             .keep(name: "glow", readers: 1), .resume(name: "base"),
+                             .blend(with: "glow", mode: "screen", opacity: 1, origin: "blend (stage 3)")])
+        #expect(plan.passes.first?.barrier == nil && plan.passes.last?.barrier == nil)  // exposure first, saturation last
+    }
+
+    @Test("geometry: crops, turns and resizes become geometric stages with the canvas sizes they make")
+    func geometry() throws {
+        let g = try graph("  - crop: {aspect: \"1:1\"}\n  - rotate: 90\n  - resize: {width: 1000px}\n  - exposure: 0.2\n")
+        let (plan, _) = try Planner.plan(g)
+        let steps = plan.passes.compactMap { if case .geometric(let s, _)? = $0.barrier { s } else { nil } }
+        #expect(steps == [.crop(x: 1000, y: 0, width: 4000, height: 4000), .rotate(quarterTurns: 1),
+                          .resize(width: 1000, height: 1000, kernel: .lanczos3)])
+        #expect(plan.sourceSize == CanvasSize(width: 6000, height: 4000) && plan.outputSize == CanvasSize(width: 1000, height: 1000))
+    }
+
+    @Test("a display render of a recipe that ends in a resize decodes only as large as the resize needs")
+    func displayScales() throws {
+        // 6000×4000 → 1500×1000: a 750 px output (scale 0.5) needs the photo decoded at 750×500, no larger.
+        let g = try graph("  - exposure: 0.2\n  - resize: {long-edge: 1500px}\n  - sharpen: {amount: 1, sigma: 2px}\n")
+        let (plan, _) = try Planner.plan(g, scale: 0.5)
+        #expect(plan.sourceSize == CanvasSize(width: 750, height: 500))
+        #expect(plan.outputSize == CanvasSize(width: 750, height: 500))
+        #expect(!plan.passes.contains { if case .geometric? = $0.barrier { true } else { false } })  // the resize became the decode
+        #expect(plan.passes.contains { $0.barrier == .unsharp(sigma: 1, amount: 1, threshold: 0, luma: false, origin: "sharpen (stage 3)") })
+        // An enlarging resize is given up to the full size to enlarge from.
+        let up = try graph("  - resize: {scale: 2}\n")
+        let (enlarged, _) = try Planner.plan(up, scale: 0.25)
+        #expect(enlarged.sourceSize == CanvasSize(width: 3000, height: 2000) && enlarged.outputSize == CanvasSize(width: 3000, height: 2000))
     }
 
     @Test("a masked stage becomes keep-input … mix-by-mask in the op's space; --no-fuse keeps the group in one pass")
@@ -90,7 +125,7 @@ struct PlannerTests {
         let (plan, _) = try Planner.plan(g, scale: 0.5)
         #expect(plan.passes.count == 4)
         #expect(plan.passes[1].barrier == .blur(sigma: 2, origin: "blur (stage 2)"))          // 4 px at half size
-        #expect(plan.passes[3].barrier == .blur(sigma: 40, origin: "blur (stage 4)"))         // 1% of the 4000 px short side
+        #expect(plan.passes[3].barrier == .blur(sigma: 20, origin: "blur (stage 4)"))         // 1% of the 2000 px short side at half size
         #expect(plan.segments.count == 3 && plan.segments[2].isEmpty)
     }
 }

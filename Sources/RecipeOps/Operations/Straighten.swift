@@ -27,7 +27,7 @@ extension Operations {
         example: "straighten: -1.5",
         geometry: straightenedSize)
 
-    private static func straightenedSize(_ size: CanvasSize, _ params: ParamSet) -> CanvasSize {
+    static func straightenedSize(_ size: CanvasSize, _ params: ParamSet) -> CanvasSize {
         guard params.choice("fill") == "expand", let angle = params.number("angle") else { return size }
         let theta = abs(angle) * .pi / 180
         let (c, s) = (cos(theta), sin(theta))

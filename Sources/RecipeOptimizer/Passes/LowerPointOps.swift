@@ -3,44 +3,182 @@ import RecipeKernels
 import RecipeOps
 
 /// Lowers each node of the graph to the kernel steps its op declares, tagged with the op's
-/// working space. Throws for what the engine does not render yet, naming the stage.
+/// working space; neighbourhood, geometric and composite ops become barrier stages. A graph with
+/// branches is laid out in node order: an image read by more than one stage (or not by the next
+/// one) is kept under its stage's name, and a stage that reads a kept image resumes it. Stages no
+/// path to the output reads are not rendered. Throws for what the engine cannot render, naming
+/// the stage.
 ///
 /// ```
 /// exposure(ev 1) ← source        →   matrix[2 0 0 0 0 2 0 0 0 0 2 0] [lin] ← exposure (stage 1)
+/// base: exposure; glow: blur(base); blend(base, with: glow)
+///                                →   exposure · keep base ×2 · resume base · blur · keep glow ×1
+///                                    · resume base · blend glow
 /// ```
 enum LowerPointOps {
-    static func run(_ graph: FilterGraph, readFile: Planner.FileReader, scale: Double = 1) throws(PlanError) -> ExecutionPlan {
+    static func run(_ graph: FilterGraph, readFile: @escaping Planner.FileReader, scale: Double = 1) throws(PlanError) -> ExecutionPlan {
+        let scales = renderScales(graph, output: scale)
+        var lowering = Lowering(graph: graph, scales: scales, readFile: readFile)
+        let full = graph.nodes[0].size
+        let source = scales[0] >= 1 ? full : CanvasSize(width: max(1, Int((Double(full.width) * scales[0]).rounded())),
+                                                         height: max(1, Int((Double(full.height) * scales[0]).rounded())))
+        try lowering.run(source: source)
+        var plan = ExecutionPlan(segments: lowering.segments + [lowering.steps], barriers: lowering.barriers)
+        plan.sourceSize = source
+        plan.outputSize = lowering.canvas[graph.output]
+        return plan
+    }
+
+    /// Each node's render size over its full size, for an output rendered at `output` of its
+    /// full size. A chain renders every node at that scale, except before a resize, which is
+    /// given as many pixels as its output needs (up to the full size): a display render of a
+    /// recipe that enlarges starts from a larger decode rather than enlarging a thumbnail. A
+    /// graph with branches renders at one scale, so that the images a blend joins agree.
+    static func renderScales(_ graph: FilterGraph, output: Double) -> [Double] {
+        let nodes = graph.nodes
+        var scales = Array(repeating: min(1, output), count: nodes.count)
+        guard output < 1, nodes.allSatisfy({ $0.inputs.count <= 1 }) else { return scales }
+        var id = graph.output
+        while id > 0, let input = nodes[id].inputs.first {
+            scales[input] = scales[id]
+            if nodes[id].op == "resize" {
+                let (after, before) = (nodes[id].size, nodes[input].size)
+                let factor = Double(max(after.width, after.height)) / Double(max(1, max(before.width, before.height)))
+                scales[input] = min(1, scales[id] * factor)
+            }
+            id = input
+        }
+        return scales
+    }
+
+    /// The names kept images go by: the stage's id, else its position.
+    static func streamName(_ graph: FilterGraph, _ id: FilterGraph.NodeID) -> String {
+        if id == 0 { return "source" }
+        return graph.nodes[id].stageID ?? "stage \(graph.nodes[id].stageIndex)"
+    }
+
+    private struct Lowering {
+        let graph: FilterGraph
+        /// Render size over full size, per node.
+        let scales: [Double]
+        let readFile: Planner.FileReader
         var steps: [ExecutionPlan.Step] = []
         var segments: [[ExecutionPlan.Step]] = []
         var barriers: [ExecutionPlan.Barrier] = []
-        var previous: FilterGraph.NodeID = 0
-        for (id, node) in graph.nodes.enumerated() where id > 0 {
-            let origin = "\(node.op) (stage \(node.stageIndex))"
-            guard node.inputs == [previous] else {
-                throw PlanError("\(origin) is not rendered by this build yet: it reads an earlier stage or a second image, and the engine renders chains of stages so far",
-                                range: node.range)
+        /// Render canvas of every node.
+        var canvas: [CanvasSize] = []
+
+        init(graph: FilterGraph, scales: [Double], readFile: @escaping Planner.FileReader) {
+            self.graph = graph
+            self.scales = scales
+            self.readFile = readFile
+        }
+
+        mutating func barrier(_ b: ExecutionPlan.Barrier) {
+            segments.append(steps)
+            steps = []
+            barriers.append(b)
+        }
+
+        mutating func run(source: CanvasSize) throws(PlanError) {
+            let nodes = graph.nodes
+            // Live nodes (on a path to the output) and how many stages read each one.
+            var live = Array(repeating: false, count: nodes.count)
+            live[graph.output] = true
+            for id in stride(from: nodes.count - 1, through: 0, by: -1) where live[id] {
+                for input in nodes[id].inputs { live[input] = true }
             }
-            previous = id
-            if node.op == "orient", node.params["mode"] == .choice("auto") { continue }  // photos are always oriented on decode
-            if ["blur", "sharpen", "clarity"].contains(node.op), node.mask == nil, case .length(let sigma)? = node.params["sigma"] {
-                let canvas = graph.nodes[node.inputs[0]].size
-                let px = sigma.pixels(base: Double(canvas.shortSide), scale: scale)
+            var readers = Array(repeating: 0, count: nodes.count)
+            for (id, node) in nodes.enumerated() where live[id] && id > 0 {
+                for input in node.inputs { readers[input] += 1 }
+            }
+            readers[graph.output] += 1  // the encoder
+            let order = (0..<nodes.count).filter { live[$0] }
+            canvas = Array(repeating: source, count: nodes.count)
+            var current: FilterGraph.NodeID? = 0
+            for (position, id) in order.enumerated() {
+                if id > 0 {
+                    let input = nodes[id].inputs[0]
+                    if current != input { barrier(.resume(name: streamName(graph, input))) }
+                    canvas[id] = canvas[input]
+                    try lower(id)
+                    current = id
+                }
+                // Keep the image when another stage than the next one (also) reads it.
+                let next = position + 1 < order.count ? order[position + 1] : nil
+                let readByNext = next.map { nodes[$0].inputs[0] == id } ?? (id == graph.output)
+                if readers[id] > 1 || !readByNext {
+                    barrier(.keep(name: streamName(graph, id), readers: readers[id]))
+                    current = nil
+                }
+            }
+            if current != graph.output { barrier(.resume(name: streamName(graph, graph.output))) }
+        }
+
+        mutating func lower(_ id: FilterGraph.NodeID) throws(PlanError) {
+            let node = graph.nodes[id]
+            let origin = "\(node.op) (stage \(node.stageIndex))"
+            let here = canvas[id]
+            let scale = scales[node.inputs[0]]  // px lengths are of the input's canvas
+            if node.op == "orient", node.params["mode"] == .choice("auto") { return }  // photos are oriented on decode
+            if node.op == "orient" {
+                throw PlanError("\(origin): `mode: none` is not rendered by this build: photos are always turned upright on decode", range: node.range)
+            }
+            if node.opClass == .geometric || node.op == "blend" || ["blur", "sharpen", "clarity", "shadows-highlights"].contains(node.op) {
+                guard node.mask == nil else {
+                    throw PlanError("\(origin): a mask on a \(node.opClass.map { "\($0)" } ?? "") stage is not rendered by this build; masks make point stages local so far", range: node.range)
+                }
+            }
+            if node.op == "resize" {
+                // To the node's full size at its render scale (its own arithmetic ran on the full size).
+                let target = scales[id] >= 1 ? node.size : CanvasSize(width: max(1, Int((Double(node.size.width) * scales[id]).rounded())),
+                                                                       height: max(1, Int((Double(node.size.height) * scales[id]).rounded())))
+                guard target != here else { return }
+                let kernel = ResampleKernel(rawValue: { if case .choice(let k)? = node.params["kernel"] { k } else { "lanczos3" } }()) ?? .lanczos3
+                barrier(.geometric(.resize(width: target.width, height: target.height, kernel: kernel), origin: origin))
+                canvas[id] = target
+                return
+            }
+            if let step = Operations.geometricStep(op: node.op, params: node.params, canvas: here, scale: scale) {
+                barrier(.geometric(step, origin: origin))
+                canvas[id] = step.size(after: here)
+                return
+            }
+            if node.opClass == .geometric { return }  // a geometric op that changes nothing here
+            switch node.op {
+            case "blur", "sharpen", "clarity":
+                guard case .length(let sigma)? = node.params["sigma"] else { break }
+                let px = sigma.pixels(base: Double(here.shortSide), scale: scale)
                 let amount = node.params.number("amount") ?? 0
-                guard px > 0.01, node.op == "blur" || amount != 0 else { continue }  // identities
-                segments.append(steps)
-                steps = []
+                guard px > 0.01, node.op == "blur" || amount != 0 else { return }  // identities
                 switch node.op {
-                case "blur": barriers.append(.blur(sigma: px, origin: origin))
+                case "blur": barrier(.blur(sigma: px, origin: origin))
                 case "sharpen":
                     var luma = false
                     if case .boolean(let b)? = node.params["luma"] { luma = b }
-                    barriers.append(.unsharp(sigma: px, amount: amount, threshold: node.params.number("threshold") ?? 0, luma: luma, origin: origin))
+                    barrier(.unsharp(sigma: px, amount: amount, threshold: node.params.number("threshold") ?? 0, luma: luma, origin: origin))
                 default:  // clarity: a luma unsharp mask with a large radius (ops-reference §1, #23)
-                    barriers.append(.unsharp(sigma: px, amount: amount, threshold: 0, luma: true, origin: origin))
+                    barrier(.unsharp(sigma: px, amount: amount, threshold: 0, luma: true, origin: origin))
                 }
-                continue
-            }
-            if node.op == "lut", case .file(let path)? = node.params["file"] {
+                return
+            case "shadows-highlights":
+                let shadows = node.params.number("shadows") ?? 0, highlights = node.params.number("highlights") ?? 0
+                guard shadows != 0 || highlights != 0 else { return }
+                var px = 0.0
+                if case .length(let radius)? = node.params["radius"] { px = radius.pixels(base: Double(here.shortSide), scale: scale) }
+                barrier(.shadowsHighlights(shadows: shadows, highlights: highlights, sigma: px, origin: origin))
+                return
+            case "blend":
+                let with = node.inputs[1]
+                guard canvas[with] == here else {
+                    throw PlanError("\(origin): the two images differ in size (\(here.width)×\(here.height) and \(canvas[with].width)×\(canvas[with].height)); blend needs them the same size",
+                                    range: node.range)
+                }
+                barrier(.blend(with: streamName(graph, with), mode: { if case .choice(let m)? = node.params["mode"] { m } else { "normal" } }(),
+                               opacity: node.params.number("opacity") ?? 1, origin: origin))
+                return
+            case "lut":
+                guard case .file(let path)? = node.params["file"] else { break }
                 let table: CubeLUT
                 do {
                     table = try CubeLUT.parse(try readFile(path))
@@ -49,31 +187,27 @@ enum LowerPointOps {
                 } catch {
                     throw PlanError("\(origin): \(path): \(error)", range: node.range)
                 }
-                steps += try local(Operations.lutSteps(node.params, table: table), node, space: .encoded, origin: origin)
-                continue
+                steps += try LowerPointOps.local(Operations.lutSteps(node.params, table: table), node, canvas: here, space: .encoded, origin: origin)
+                return
+            default:
+                break
             }
-            guard let spec = Operations.named(node.op), let kernel = Operations.pointSteps(op: node.op, params: node.params, canvas: graph.nodes[node.inputs[0]].size) else {
-                throw PlanError("\(origin) is not rendered by this build yet (the engine renders point operations so far)",
-                                range: node.range)
+            guard let spec = Operations.named(node.op), let kernel = Operations.pointSteps(op: node.op, params: node.params, canvas: here) else {
+                throw PlanError("\(origin) is not rendered by this build", range: node.range)
             }
             let space: WorkingSpace = spec.space == .linear ? .linear : spec.space == .encoded ? .encoded : .any
-            steps += try local(kernel, node, space: space, origin: origin)
+            steps += try LowerPointOps.local(kernel, node, canvas: here, space: space, origin: origin)
         }
-        guard previous == graph.output else {
-            throw PlanError("the recipe is not rendered by this build yet: its result is not its last stage, and the engine renders chains of stages so far", range: nil)
-        }
-        segments.append(steps)
-        return ExecutionPlan(segments: segments, barriers: barriers)
     }
 
     /// The node's steps, wrapped in keep-input / mix-by-mask when the stage has a mask. The pair
     /// runs in the op's space (an indifferent op's mask in the encoded one).
-    static func local(_ kernel: [PointStep], _ node: FilterGraph.Node, space: WorkingSpace, origin: String) throws(PlanError) -> [ExecutionPlan.Step] {
+    static func local(_ kernel: [PointStep], _ node: FilterGraph.Node, canvas: CanvasSize, space: WorkingSpace, origin: String) throws(PlanError) -> [ExecutionPlan.Step] {
         guard let mask = node.mask else { return kernel.map { ExecutionPlan.Step($0, space: space, origin: origin) } }
         let maskSpace: WorkingSpace = space == .any ? .encoded : space
-        guard let wrapped = Operations.masked(kernel, mask: mask.kind, params: mask.params, canvas: node.size,
+        guard let wrapped = Operations.masked(kernel, mask: mask.kind, params: mask.params, canvas: canvas,
                                               linear: maskSpace == .linear) else {
-            throw PlanError("\(origin) is not rendered by this build yet: its mask `\(mask.kind)` has no kernel", range: node.range)
+            throw PlanError("\(origin) is not rendered by this build: its mask `\(mask.kind)` has no kernel", range: node.range)
         }
         return wrapped.map { ExecutionPlan.Step($0, space: maskSpace, origin: origin) }
     }

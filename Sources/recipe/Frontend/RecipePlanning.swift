@@ -9,24 +9,31 @@ import RecipeRender
 enum RenderStage {
     /// Point programs over 8-bit RGB strips (one when fused).
     case point([PointProgram])
-    /// A Gaussian window over rows (blur or unsharp mask), sigma in pixels of the rendered canvas.
-    case blur(sigma: Double, mode: BlurStage.Mode)
+    /// A neighbourhood, geometric or composite stage, or the routing of a branch point.
+    case barrier(ExecutionPlan.Barrier)
+}
+
+/// What a render of a recipe runs, and the size of the decoded image it starts from.
+struct PlannedRender {
+    var stages: [RenderStage]
+    /// The upright size the photo is decoded and resampled to before the first stage.
+    var sourceSize: (width: Int, height: Int)?
 }
 
 /// From a recipe file to the stages a render runs: check (every diagnostic printed,
 /// errors stop), then plan for the photo's size.
 enum RecipePlanning {
-    /// `size` is the render's size: positional kernels (vignette) are laid out on the canvas the
-    /// pixels are actually on, so a display render matches the full render downscaled.
-    static func stages(recipe: String, photo: String, size: RenderSize, overrides: [String: String], fuse: Bool) throws -> [RenderStage] {
+    /// The recipe's geometry is worked out on the photo's full size; a smaller `size` scales the
+    /// whole render so that its *output* fits (a display render is the full render at a smaller
+    /// scale: the photo decoded smaller, px lengths scaled, positional kernels laid out on the
+    /// smaller canvas).
+    static func render(recipe: String, photo: String, size: RenderSize, overrides: [String: String], fuse: Bool) throws -> PlannedRender {
         var options = CheckOptions()
         options.overrides = overrides
-        var scale = 1.0
+        var upright: (width: Int, height: Int)?
         if let decoder = try? ImageDecoders.open(photo) {
-            let upright = decoder.info.uprightSize
-            let target = size.target(width: upright.width, height: upright.height)
-            options.sourceSize = CanvasSize(width: target.width, height: target.height)
-            scale = Double(target.width) / Double(max(1, upright.width))
+            upright = decoder.info.uprightSize
+            options.sourceSize = CanvasSize(width: upright!.width, height: upright!.height)
         }
         let checked = RecipeChecker.load(path: recipe, options: options)
         for d in checked.diagnostics { Console.printError(DiagnosticPrinter.render(d, source: checked.file)) }
@@ -34,32 +41,34 @@ enum RecipePlanning {
             if checked.isForeign { Console.error("\(recipe): foreign adjustment data; this build cannot render it") }
             throw CommandFailure(exitCode: 1)
         }
+        var scale = 1.0
+        if upright != nil {
+            let full = graph.nodes[graph.output].size
+            let target = size.target(width: full.width, height: full.height)
+            scale = Double(max(target.width, target.height)) / Double(max(1, max(full.width, full.height)))
+        }
         do {
             let (plan, _) = try Planner.plan(graph, fuse: fuse, scale: scale, readFile: fileReader(for: recipe))
             // Consecutive point passes share one stage (the unfused plan has many); barriers stand alone.
             // (Programs are built once the grouping is known: only a lone program runs on 8-bit
             // rows and needs its tables.)
-            var groups: [[ExecutionPlan.Pass]] = []
+            var group: [ExecutionPlan.Pass] = []
             var stages: [RenderStage] = []
             func flush() {
-                guard let group = groups.popLast() else { return }
+                guard !group.isEmpty else { return }
                 stages.append(.point(group.map { PointProgram(steps: $0.steps.map(\.kernel), tables: group.count == 1) }))
+                group = []
             }
             for pass in plan.passes {
-                if pass.barrier == nil {
-                    if groups.isEmpty { groups.append([]) }
-                    groups[0].append(pass)
+                guard let barrier = pass.barrier else {
+                    group.append(pass)
                     continue
                 }
                 flush()
-                if case .blur(let sigma, _)? = pass.barrier {
-                    stages.append(.blur(sigma: sigma, mode: .blur))
-                } else if case .unsharp(let sigma, let amount, let threshold, let luma, _)? = pass.barrier {
-                    stages.append(.blur(sigma: sigma, mode: .unsharp(amount: Float(amount), threshold: Float(threshold), luma: luma)))
-                }
+                stages.append(.barrier(barrier))
             }
             flush()
-            return stages
+            return PlannedRender(stages: stages, sourceSize: upright == nil ? nil : plan.sourceSize.map { ($0.width, $0.height) })
         } catch {
             let position = error.range.map { "\($0.file):\($0.start.line):\($0.start.column): " } ?? "\(recipe): "
             Console.printError(position + "error: " + error.message)

@@ -1,6 +1,7 @@
 import RecipeCodecs
 import RecipeCore
 import RecipeKernels
+import RecipeOptimizer
 import RecipeRender
 
 /// How large to render.
@@ -51,6 +52,8 @@ struct RenderJob {
     var threaded = true
     /// The recipe's stages (empty: the identity recipe).
     var stages: [RenderStage] = []
+    /// The upright size to decode and resample to before the stages (nil: `size` of the photo).
+    var sourceSize: (width: Int, height: Int)?
 
     struct Outcome {
         var width: Int
@@ -71,7 +74,7 @@ struct RenderJob {
         let info = decoder.info
         let orientation = info.orientation
         let upright = info.uprightSize
-        let target = size.target(width: upright.width, height: upright.height)
+        let target = sourceSize ?? size.target(width: upright.width, height: upright.height)
         // The target in stored (pre-orientation) terms, to choose the DCT reduction.
         let stored = orientation.transposes ? (width: target.height, height: target.width) : target
         let denominator = decoder.supportedScaleDenominators.sorted(by: >).first { d in
@@ -95,14 +98,7 @@ struct RenderJob {
             if chain.format.colorModel == .gray {
                 chain = ConvertStep(source: chain, to: PixelFormat(.rgb, .uint8))
             }
-            for stage in stages {
-                switch stage {
-                case .point(let programs): chain = PointStage(source: chain, programs: programs)
-                case .blur(let sigma, let mode): chain = BlurStage(source: chain, sigma: sigma, mode: mode)
-                }
-                // Each stage gets a thread of its own, between the decoder's and the encoder's.
-                if threaded { chain = PrefetchStep(source: chain) }
-            }
+            chain = try Self.build(stages, on: chain, threaded: threaded)
         }
         let outFormat: PixelFormat = switch outputFormat {
         case .jpeg: PixelFormat(chain.format.colorModel.withoutAlpha, .uint8)
@@ -112,23 +108,69 @@ struct RenderJob {
             chain = ConvertStep(source: chain, to: outFormat)
         }
 
-        let metadata = info.metadata.prepared(forOutputWidth: target.width, height: target.height)
+        let metadata = info.metadata.prepared(forOutputWidth: chain.width, height: chain.height)
         let file = try AtomicOutputFile(path: output)
         var encoderWarnings: [String] = []
         switch outputFormat {
         case .jpeg:
-            let encoder = try JPEGEncoder(handle: file.handle, path: output, width: target.width, height: target.height,
+            let encoder = try JPEGEncoder(handle: file.handle, path: output, width: chain.width, height: chain.height,
                                           colorModel: outFormat.colorModel, metadata: metadata, options: jpeg)
             try StripPipeline.run(source: chain, sink: encoder)
             encoderWarnings = encoder.warnings
         case .png:
-            let encoder = try PNGEncoder(handle: file.handle, path: output, width: target.width, height: target.height,
+            let encoder = try PNGEncoder(handle: file.handle, path: output, width: chain.width, height: chain.height,
                                          format: outFormat, metadata: metadata, options: png)
             try StripPipeline.run(source: chain, sink: encoder)
             encoderWarnings = encoder.warnings
         }
         try file.commit()
-        return Outcome(width: target.width, height: target.height, scaleDenominator: denominator,
+        return Outcome(width: chain.width, height: chain.height, scaleDenominator: denominator,
                        warnings: decoder.warnings + encoderWarnings.map { ImageWarning(path: output, $0) })
+    }
+
+    /// The render stages on 8-bit RGB rows, each on a thread of its own when `threaded` (between
+    /// the decoder's and the encoder's). Images kept at branch points are teed to their readers.
+    static func build(_ stages: [RenderStage], on source: RowSource, threaded: Bool) throws -> RowSource {
+        var chain: RowSource? = source
+        var kept: [String: (tee: RowTee, next: Int)] = [:]
+        func take(_ name: String) -> RowSource {
+            let (tee, next) = kept[name]!
+            kept[name]!.next = next + 1
+            return tee.reader(next)
+        }
+        for stage in stages {
+            var input: RowSource { chain! }
+            switch stage {
+            case .point(let programs): chain = PointStage(source: input, programs: programs)
+            case .barrier(let barrier):
+                switch barrier {
+                case .blur(let sigma, _): chain = BlurStage(source: input, sigma: sigma, mode: .blur)
+                case .unsharp(let sigma, let amount, let threshold, let luma, _):
+                    chain = BlurStage(source: input, sigma: sigma, mode: .unsharp(amount: Float(amount), threshold: Float(threshold), luma: luma))
+                case .shadowsHighlights(let shadows, let highlights, let sigma, _):
+                    chain = BlurStage(source: input, sigma: sigma, mode: .shadowsHighlights(shadows: Float(shadows), highlights: Float(highlights)))
+                case .geometric(let step, _):
+                    switch step {
+                    case .crop(let x, let y, let w, let h): chain = CropStep(source: input, x: x, y: y, width: w, height: h)
+                    case .rotate(let q): chain = OrientStep(source: input, orientation: q == 1 ? .right : q == 2 ? .down : .left)
+                    case .flip(let horizontal): chain = OrientStep(source: input, orientation: horizontal ? .upMirrored : .downMirrored)
+                    case .straighten(let degrees, let expand, let w, let h):
+                        chain = StraightenStep(source: input, angleDegrees: degrees, fill: expand ? .expand : .crop, width: w, height: h)
+                    case .resize(let w, let h, let kernel): chain = ResampleStep(source: input, width: w, height: h, kernel: kernel)
+                    }
+                case .keep(let name, let readers):
+                    kept[name] = (RowTee(source: input, readers: readers), 0)
+                    chain = nil
+                    continue
+                case .resume(let name):
+                    chain = take(name)
+                    continue
+                case .blend(let with, let mode, let opacity, _):
+                    chain = BlendStage(base: input, top: take(with), mode: BlendMode(rawValue: mode) ?? .normal, opacity: Float(opacity))
+                }
+            }
+            if threaded { chain = PrefetchStep(source: chain!) }
+        }
+        return chain!
     }
 }

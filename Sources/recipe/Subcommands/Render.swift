@@ -86,7 +86,9 @@ struct Render: ParsableCommand {
         job.png = PNGOptions(compressionLevel: pngCompression)
         job.threaded = !singleThread
         if let recipe {
-            job.stages = try RecipePlanning.stages(recipe: recipe, photo: photo, size: size, overrides: try parseOverrides(overrides), fuse: !noFuse)
+            let render = try RecipePlanning.render(recipe: recipe, photo: photo, size: size, overrides: try parseOverrides(overrides), fuse: !noFuse)
+            job.stages = render.stages
+            job.sourceSize = render.sourceSize
         }
         let outcome = try job.run()
         Console.warnings(outcome.warnings)

@@ -1,0 +1,92 @@
+import RecipeCore
+import RecipeKernels
+
+/// What a geometric op does to the canvas being rendered, in pixels of that canvas.
+///
+/// ```swift
+/// Operations.geometricStep(op: "crop", params: p, canvas: CanvasSize(width: 2048, height: 1365), scale: 0.34)
+/// // .crop(x: 341, y: 0, width: 1365, height: 1365)
+/// ```
+public enum GeometricStep: Sendable, Hashable, CustomStringConvertible {
+    /// A half-open integer rectangle.
+    case crop(x: Int, y: Int, width: Int, height: Int)
+    /// Clockwise quarter turns, 1…3.
+    case rotate(quarterTurns: Int)
+    case flip(horizontal: Bool)
+    /// Rotation about the centre, counter-clockwise degrees; `expand` grows the canvas to
+    /// `width`×`height`, otherwise the canvas keeps its size and the image is scaled to fill it.
+    case straighten(degrees: Double, expand: Bool, width: Int, height: Int)
+    case resize(width: Int, height: Int, kernel: ResampleKernel)
+
+    /// The canvas after the step, given the one before it.
+    public func size(after canvas: CanvasSize) -> CanvasSize {
+        switch self {
+        case .crop(_, _, let w, let h): CanvasSize(width: w, height: h)
+        case .rotate(let q): q & 1 == 1 ? CanvasSize(width: canvas.height, height: canvas.width) : canvas
+        case .flip: canvas
+        case .straighten(_, _, let w, let h): CanvasSize(width: w, height: h)
+        case .resize(let w, let h, _): CanvasSize(width: w, height: h)
+        }
+    }
+
+    /// Whether the step must hold its whole input before its first output row.
+    public var needsWholeImage: Bool {
+        switch self {
+        case .crop, .resize, .flip(horizontal: true): false
+        case .rotate, .flip(horizontal: false), .straighten: true
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .crop(let x, let y, let w, let h): "crop \(w)×\(h) at (\(x), \(y))"
+        case .rotate(let q): "rotate \(q * 90)° clockwise"
+        case .flip(let h): h ? "flip left–right" : "flip top–bottom"
+        case .straighten(let d, let e, let w, let h): "straighten \(NumberFormatting.shortest(d))° \(e ? "expand" : "crop") to \(w)×\(h)"
+        case .resize(let w, let h, let k): "resize to \(w)×\(h) \(k.rawValue)"
+        }
+    }
+}
+
+extension Operations {
+    /// The geometric step of `op` on the render canvas `canvas`, or nil when the op is not
+    /// geometric or changes nothing. (Resize is the planner's: its target is the node's full
+    /// size at the render scale.) `scale` is the render's size over the full size: px lengths
+    /// are pixels of the full-size canvas at that step, so a display render scales them.
+    public static func geometricStep(op: String, params: ParamSet, canvas: CanvasSize, scale: Double) -> GeometricStep? {
+        func px(_ name: String, base: Int) -> Double? { params.length(name)?.pixels(base: Double(base), scale: scale) }
+        switch op {
+        case "crop":
+            let (x, y, w, h): (Int, Int, Int, Int)
+            if let aspect = params.aspect("aspect") {
+                let fitted = Geometry.fit(aspect: aspect, in: canvas)
+                (w, h) = (fitted.width, fitted.height)
+                let anchor = params.choice("anchor") ?? "center"
+                let (spareX, spareY) = (canvas.width - w, canvas.height - h)
+                x = anchor.hasSuffix("left") ? 0 : anchor.hasSuffix("right") ? spareX : spareX / 2
+                y = anchor.hasPrefix("top") ? 0 : anchor.hasPrefix("bottom") ? spareY : spareY / 2
+            } else {
+                guard let width = px("width", base: canvas.width), let height = px("height", base: canvas.height) else { return nil }
+                x = min(Geometry.wholePixels(px("x", base: canvas.width) ?? 0, minimum: 0), canvas.width - 1)
+                y = min(Geometry.wholePixels(px("y", base: canvas.height) ?? 0, minimum: 0), canvas.height - 1)
+                w = max(1, min(canvas.width - x, Geometry.wholePixels(width)))
+                h = max(1, min(canvas.height - y, Geometry.wholePixels(height)))
+            }
+            if x == 0 && y == 0 && w == canvas.width && h == canvas.height { return nil }
+            return .crop(x: x, y: y, width: w, height: h)
+        case "rotate":
+            let q = Int(((params.number("angle") ?? 0) / 90).rounded()) & 3
+            return q == 0 ? nil : .rotate(quarterTurns: q)
+        case "flip":
+            return .flip(horizontal: params.choice("axis") != "vertical")
+        case "straighten":
+            let degrees = params.number("angle") ?? 0
+            guard degrees != 0 else { return nil }
+            let expand = params.choice("fill") == "expand"
+            let size = expand ? straightenedSize(canvas, params) : canvas
+            return .straighten(degrees: degrees, expand: expand, width: size.width, height: size.height)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import RecipeCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One image read by several stages (a branch point of the graph): each reader gets every row
+/// of the source, which is read once. Rows stay until the slowest reader has passed them, so
+/// memory is the distance between the readers (the windows of the stages between a branch
+/// point and the blend that joins it), not the image. Readers may run on different threads.
+///
+/// ```swift
+/// let tee = RowTee(source: base, readers: 2)
+/// let glow = BlurStage(source: tee.reader(0), sigma: 20)
+/// let out = BlendStage(base: tee.reader(1), top: glow, mode: .softLight, opacity: 0.6)
+/// ```
+public final class RowTee: @unchecked Sendable {
+    private let source: RowSource
+    private let stripRows: Int
+    /// Strips read from the source and not yet passed by every reader, oldest first.
+    private var strips: [PixelBuffer] = []
+    /// First row of `strips[0]`.
+    private var firstRow = 0
+    private var loadedRows = 0
+    private var spare: [PixelBuffer] = []
+    private var positions: [Int]
+    private var mutex = pthread_mutex_t()
+
+    public init(source: RowSource, readers count: Int) {
+        precondition(count >= 1)
+        self.source = source
+        stripRows = max(1, min(16, source.height))
+        positions = Array(repeating: 0, count: count)
+        pthread_mutex_init(&mutex, nil)
+    }
+
+    deinit { pthread_mutex_destroy(&mutex) }
+
+    /// The `index`-th reader (each reads the whole image once; ask for each index once). Readers
+    /// keep the tee alive.
+    public func reader(_ index: Int) -> RowSource {
+        precondition(positions.indices.contains(index), "the tee has \(positions.count) readers")
+        return Reader(tee: self, index: index)
+    }
+
+    fileprivate func read(_ index: Int, into buffer: PixelBuffer) throws -> Int {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        let start = positions[index]
+        let n = min(buffer.rowCapacity, source.height - start)
+        guard n > 0 else { buffer.rowCount = 0; return 0 }
+        while loadedRows < start + n {
+            let strip = spare.popLast() ?? PixelBuffer(width: source.width, rowCapacity: stripRows, format: source.format)
+            let got = try source.readRows(into: strip)
+            precondition(got > 0, "tee source ended after \(loadedRows) of \(source.height) rows")
+            strips.append(strip)
+            loadedRows += got
+        }
+        // Sources may return short strips, so walk them with their running first row.
+        var stripIndex = 0, stripFirst = firstRow
+        for i in 0..<n {
+            let y = start + i
+            while y >= stripFirst + strips[stripIndex].rowCount {
+                stripFirst += strips[stripIndex].rowCount
+                stripIndex += 1
+            }
+            buffer.row(i).copyMemory(from: strips[stripIndex].row(y - stripFirst), byteCount: buffer.rowBytes)
+        }
+        buffer.rowCount = n
+        buffer.originY = start
+        positions[index] = start + n
+        let slowest = positions.min()!
+        while let first = strips.first, firstRow + first.rowCount <= slowest {
+            strips.removeFirst()
+            firstRow += first.rowCount
+            spare.append(first)
+        }
+        return n
+    }
+
+    private final class Reader: RowSource {
+        let tee: RowTee
+        let index: Int
+        let width: Int
+        let height: Int
+        let format: PixelFormat
+
+        init(tee: RowTee, index: Int) {
+            self.tee = tee
+            self.index = index
+            width = tee.source.width
+            height = tee.source.height
+            format = tee.source.format
+        }
+
+        func readRows(into buffer: PixelBuffer) throws -> Int { try tee.read(index, into: buffer) }
+    }
+}

@@ -1,0 +1,111 @@
+@testable import RecipeKernels
+import Testing
+import TestSupport
+
+@Suite("Rotation arithmetic")
+struct RotationTests {
+    @Test("crop scale: 1 at 0°, 1.12693 for 5° on 3000×2000 (ops-reference §4), symmetric in the sign")
+    func cropScale() {
+        #expect(Rotation.cropScale(width: 3000, height: 2000, angleDegrees: 0) == 1)
+        #expect(abs(Rotation.cropScale(width: 3000, height: 2000, angleDegrees: 5) - 1.12693) < 5e-6)
+        #expect(Rotation.cropScale(width: 3000, height: 2000, angleDegrees: -5) == Rotation.cropScale(width: 3000, height: 2000, angleDegrees: 5))
+        // Portrait: the same ratio, so the same scale.
+        #expect(abs(Rotation.cropScale(width: 2000, height: 3000, angleDegrees: 5) - 1.12693) < 5e-6)
+    }
+
+    @Test("crop scale: the four output corners map inside the source")
+    func cropCornersInside() {
+        for (w, h, a) in [(3000, 2000, 5.0), (64, 48, -17.0), (48, 64, 30.0), (100, 100, 45.0)] {
+            let s = Rotation.cropScale(width: w, height: h, angleDegrees: a)
+            let map = Rotation.InverseMap(sourceWidth: w, sourceHeight: h, outputWidth: w, outputHeight: h, angleDegrees: a, scale: s)
+            // Output corners (the outer edges of the corner pixels, half a pixel beyond their centres).
+            for (cx, cy) in [(-0.5, -0.5), (Double(w) - 0.5, -0.5), (-0.5, Double(h) - 0.5), (Double(w) - 0.5, Double(h) - 0.5)] {
+                let x = map.originX + cx * map.stepX + cy * map.rowStepX
+                let y = map.originY + cx * map.stepY + cy * map.rowStepY
+                #expect(x >= -0.5 - 1e-9 && x <= Double(w) - 0.5 + 1e-9 && y >= -0.5 - 1e-9 && y <= Double(h) - 0.5 + 1e-9)
+            }
+        }
+    }
+
+    @Test("expanded size: unchanged at 0°, the bounding box otherwise")
+    func expandedSize() {
+        #expect(Rotation.expandedSize(width: 3000, height: 2000, angleDegrees: 0) == (3000, 2000))
+        #expect(Rotation.expandedSize(width: 100, height: 100, angleDegrees: 45) == (142, 142))  // 141.42…
+        #expect(Rotation.expandedSize(width: 3000, height: 2000, angleDegrees: -5) == (3163, 2254))  // 3162.9…, 2253.8…
+    }
+
+    @Test("inverse map: 0° is the identity; a positive angle takes the output's right side from below the centre")
+    func inverseMap() {
+        let id = Rotation.InverseMap(sourceWidth: 7, sourceHeight: 5, outputWidth: 7, outputHeight: 5, angleDegrees: 0, scale: 1)
+        for i in 0..<5 { for j in 0..<7 { #expect(id.position(column: j, row: i) == (Double(j), Double(i))) } }
+        // Counter-clockwise on screen: what appears right of the centre came from below it.
+        let m = Rotation.InverseMap(sourceWidth: 101, sourceHeight: 101, outputWidth: 101, outputHeight: 101, angleDegrees: 90, scale: 1)
+        let p = m.position(column: 60, row: 50)
+        #expect(abs(p.x - 50) < 1e-9 && abs(p.y - 60) < 1e-9)
+    }
+
+    @Test("Catmull-Rom weights sum to 1, interpolate at 0 and match Keys' kernel with a = −0.5")
+    func weights() {
+        func keys(_ x: Double) -> Double {
+            let a = abs(x)
+            if a < 1 { return 1.5 * a * a * a - 2.5 * a * a + 1 }
+            if a < 2 { return -0.5 * a * a * a + 2.5 * a * a - 4 * a + 2 }
+            return 0
+        }
+        #expect(Rotation.catmullRomWeights(0) == SIMD4(0, 1, 0, 0))
+        for k in 0..<64 {
+            let t = Double(k) / 64
+            let w = Rotation.catmullRomWeights(Float(t))
+            #expect(abs(w.sum() - 1) < 1e-6)
+            for tap in 0..<4 { #expect(abs(Double(w[tap]) - keys(Double(tap - 1) - t)) < 1e-6) }
+        }
+    }
+
+    @Test("a row of a flat image stays flat at any position, clamped or black outside")
+    func flatRow() {
+        let (w, h) = (9, 6)
+        let image = [UInt8](repeating: 200, count: 3 * w * h)
+        var out = [UInt8](repeating: 1, count: 3 * 20)
+        image.withUnsafeBytes { img in out.withUnsafeMutableBufferPointer { o in
+            Rotation.resampleRow(image: img.baseAddress!, rowStride: 3 * w, width: w, height: h, startX: -3.3, startY: -1.7,
+                                 stepX: 0.71, stepY: 0.5, count: 20, edge: .clamp, into: o.baseAddress!)
+        } }
+        #expect(out.allSatisfy { $0 == 200 })
+        image.withUnsafeBytes { img in out.withUnsafeMutableBufferPointer { o in
+            Rotation.resampleRow(image: img.baseAddress!, rowStride: 3 * w, width: w, height: h, startX: -2, startY: 2,
+                                 stepX: 0.75, stepY: 0, count: 20, edge: .black, into: o.baseAddress!)
+        } }
+        // x = −2 + 0.75·j is inside [−0.5, 8.5] for j = 2…14.
+        for j in 0..<20 { #expect(out[3 * j] == ((2...14).contains(j) ? 200 : 0)) }
+    }
+
+    @Test("encode8 gives the nearest 8-bit sRGB code: exact on every decoded code and on a dense sweep away from half-codes")
+    func encode8() {
+        func code(_ l: Float) -> Int {
+            Rotation.encodeCoarse.withUnsafeBufferPointer { c in
+                Rotation.encodeThresholds.withUnsafeBufferPointer { t in
+                    Int(Rotation.encode8(l, coarse: c.baseAddress!, thresholds: t.baseAddress!))
+                }
+            }
+        }
+        func house(_ l: Float) -> Int {
+            SRGB.encodeTable.withUnsafeBufferPointer { Int(SampleConversion.quantize8(SRGB.encodeClamped(l, table: $0.baseAddress!))) }
+        }
+        for v in 0...255 { #expect(code(SRGB.decodeTable8[v]) == v) }
+        #expect(code(-0.5) == 0 && code(2) == 255 && code(.nan) == 0)
+        var wrong = 0, apartFromHouse = 0, apartAwayFromHalf = 0
+        let n = 1 << 18
+        for i in 0...n {
+            let l = Float(Double(i) / Double(n) * 1.2 - 0.1)
+            let e = SRGB.encode(min(max(Double(l), 0), 1)) * 255
+            let nearHalf = abs(e - e.rounded(.down) - 0.5) < 1e-3
+            let mine = code(l)
+            if !nearHalf && mine != Int(e.rounded()) { wrong += 1 }
+            // The house path (interpolated table, then quantize8) parts from it only at half-codes.
+            let theirs = house(l)
+            if mine != theirs { apartFromHouse += 1; if !nearHalf || abs(mine - theirs) != 1 { apartAwayFromHalf += 1 } }
+        }
+        #expect(wrong == 0 && apartAwayFromHalf == 0)
+        testNote("encode8 vs quantize8(encodeClamped) on 2^18 values: \(apartFromHouse) differ, all by 1 at half-codes")
+    }
+}
