@@ -6,11 +6,12 @@ import RecipeKernels
 ///
 /// 1. `LowerPointOps` — each node to its kernel steps, with the node's working space;
 /// 2. `DropIdentities` — steps that change nothing;
-/// 3. `FoldMatrices` — adjacent colour matrices in one space become one;
-/// 4. `InsertSpaceConversions` — → linear / → encoded only where the space changes;
-/// 5. `FusePointRuns` — every run of point steps becomes one pass over the strip.
+/// 3. `HoistCrops` — crops move before the point steps in front of them;
+/// 4. `FoldMatrices` — adjacent colour matrices in one space become one;
+/// 5. `InsertSpaceConversions` — → linear / → encoded only where the space changes;
+/// 6. `FusePointRuns` — every run of point steps becomes one pass over the strip.
 ///
-/// With `fuse: false` (`--no-fuse`), passes 3 and 5 are replaced by `SplitPerStep`: every op
+/// With `fuse: false` (`--no-fuse`), passes 3, 4 and 6 are replaced by `SplitPerStep`: every op
 /// runs as a pass of its own over the strip, as an interpreter without fusion would.
 public enum Planner {
     /// The plan after each pass, for `recipe explain`.
@@ -33,7 +34,7 @@ public enum Planner {
         var plan = try LowerPointOps.run(graph, readFile: readFile, scale: scale)
         trace.append(Trace(pass: "LowerPointOps", plan: plan))
         let passes: [(String, (ExecutionPlan) -> ExecutionPlan)] = fuse
-            ? [("DropIdentities", DropIdentities.run), ("FoldMatrices", FoldMatrices.run),
+            ? [("DropIdentities", DropIdentities.run), ("HoistCrops", HoistCrops.run), ("FoldMatrices", FoldMatrices.run),
                ("InsertSpaceConversions", InsertSpaceConversions.run), ("FusePointRuns", FusePointRuns.run)]
             : [("DropIdentities", DropIdentities.run), ("InsertSpaceConversions", InsertSpaceConversions.run),
                ("SplitPerStep", SplitPerStep.run)]

@@ -22,7 +22,11 @@ public final class PointStage: RowSource {
     /// Rows handed out so far: strips arrive in order, so this is the next strip's first row.
     private var rowsDone = 0
 
-    public init(source: RowSource, programs: [PointProgram]) {
+    private let pool: WorkerPool?
+
+    /// With a `pool`, the fused pass splits each strip's rows across its threads.
+    public init(source: RowSource, programs: [PointProgram], pool: WorkerPool? = nil) {
+        self.pool = pool
         precondition(source.format == PixelFormat(.rgb, .uint8), "PointStage takes 8-bit RGB, not \(source.format)")
         self.source = source
         self.programs = programs
@@ -37,7 +41,12 @@ public final class PointStage: RowSource {
         rowsDone += n
         guard n > 0, !programs.isEmpty else { return n }
         if programs.count == 1 {
-            for i in 0..<n { programs[0].run(buffer.row(i).assumingMemoryBound(to: UInt8.self), pixels: width, y: firstRow + i) }
+            let program = programs[0], width = self.width
+            if let pool {
+                pool.run(count: n) { i in program.run(buffer.row(i).assumingMemoryBound(to: UInt8.self), pixels: width, y: firstRow + i) }
+            } else {
+                for i in 0..<n { program.run(buffer.row(i).assumingMemoryBound(to: UInt8.self), pixels: width, y: firstRow + i) }
+            }
             return n
         }
         // Unfused: each pass over the whole strip, through float planes.

@@ -29,7 +29,8 @@ struct PlannerTests {
         // conversions pass on, and the lowered plan through InsertSpaceConversions alone.
         let reference = InsertSpaceConversions.run(trace[0].plan).steps.map(\.kernel)
         for t in trace.dropFirst(2) where t.pass != "FusePointRuns" {
-            let steps = t.pass == "FoldMatrices" ? InsertSpaceConversions.run(t.plan).steps.map(\.kernel) : t.plan.steps.map(\.kernel)
+            // Passes before the conversions are inserted are compared with the conversions added.
+            let steps = ["HoistCrops", "FoldMatrices"].contains(t.pass) ? InsertSpaceConversions.run(t.plan).steps.map(\.kernel) : t.plan.steps.map(\.kernel)
             for p in Self.pixels {
                 let a = evaluate(reference, p), b = evaluate(steps, p)
                 #expect(max(abs(a.x - b.x), abs(a.y - b.y), abs(a.z - b.z)) < 1e-5, "\(t.pass) changed \(p)")
@@ -42,10 +43,10 @@ struct PlannerTests {
     func shapes() throws {
         let g = try graph("  - brightness: 0\n  - saturation: 1.2\n  - matrix: [[1.1, 0, 0], [0, 1, 0], [0, 0, 0.9]]\n  - gamma: 0.8\n")
         let (plan, trace) = try Planner.plan(g)
-        #expect(trace.map(\.pass) == ["LowerPointOps", "DropIdentities", "FoldMatrices", "InsertSpaceConversions", "FusePointRuns"])
+        #expect(trace.map(\.pass) == ["LowerPointOps", "DropIdentities", "HoistCrops", "FoldMatrices", "InsertSpaceConversions", "FusePointRuns"])
         #expect(trace[1].plan.steps.count == 3)  // brightness 0 dropped
-        #expect(trace[2].plan.steps.count == 2)  // saturation and matrix folded
-        #expect(trace[3].plan.steps.map(\.kernel).first == .toLinear)
+        #expect(trace[3].plan.steps.count == 2)  // saturation and matrix folded (after HoistCrops)
+        #expect(trace[4].plan.steps.map(\.kernel).first == .toLinear)
         #expect(plan.passes.count == 1)
         let (head, body, tail) = PointProgram.split(plan.passes[0].steps.map(\.kernel))
         #expect(head == [.toLinear])  // folded into the load table
@@ -90,6 +91,16 @@ struct PlannerTests {
         #expect(plan.sourceSize == CanvasSize(width: 6000, height: 4000) && plan.outputSize == CanvasSize(width: 1000, height: 1000))
     }
 
+    @Test("a crop moves before the point steps in front of it, unless one of them reads positions")
+    func hoistCrops() throws {
+        let (plan, _) = try Planner.plan(try graph("  - exposure: 0.2\n  - contrast: 1.1\n  - crop: {aspect: \"1:1\"}\n  - saturation: 1.2\n"))
+        #expect(plan.passes.count == 2)
+        if case .geometric(.crop, _)? = plan.passes.first?.barrier {} else { Issue.record("the crop is not first: \(plan)") }
+        #expect(plan.passes[1].steps.contains { $0.origin == "exposure (stage 1)" } && plan.passes[1].steps.contains { $0.origin == "saturation (stage 4)" })
+        let (kept, _) = try Planner.plan(try graph("  - vignette: 0.3\n  - crop: {aspect: \"1:1\"}\n"))
+        #expect(kept.passes.first?.barrier == nil)  // the vignette is laid out on the uncropped canvas
+    }
+
     @Test("a display render of a recipe that ends in a resize decodes only as large as the resize needs")
     func displayScales() throws {
         // 6000×4000 → 1500×1000: a 750 px output (scale 0.5) needs the photo decoded at 750×500, no larger.
@@ -109,7 +120,7 @@ struct PlannerTests {
     func masked() throws {
         let g = try graph("  - contrast: 1.2\n  - exposure: -0.5\n    mask: {gradient: {from: [0.5, 0], to: [0.5, 0.5]}}\n")
         let (plan, trace) = try Planner.plan(g)
-        let kernels = trace[3].plan.steps.map(\.kernel)  // after InsertSpaceConversions
+        let kernels = try #require(trace.first { $0.pass == "InsertSpaceConversions" }).plan.steps.map(\.kernel)
         let save = try #require(kernels.firstIndex(of: .saveInput))
         #expect(kernels[save - 1] == .toLinear)  // converted before the input is kept
         if case .maskMix = kernels[save + 2] {} else { Issue.record("no mix after the masked op: \(kernels)") }

@@ -3,6 +3,9 @@ import RecipeCore
 import RecipeKernels
 import RecipeOptimizer
 import RecipeRender
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How large to render.
 enum RenderSize: Equatable, CustomStringConvertible {
@@ -49,7 +52,13 @@ struct RenderJob {
     var decode = DecodeOptions()
     var jpeg = JPEGOptions()
     var png = PNGOptions()
-    var threaded = true
+    /// Threads: 1 renders on the calling thread; more put the decoder and each stage on a
+    /// thread of its own, and from 3 on the point passes split their rows across `threads − 1`.
+    var threads = RenderJob.defaultThreads
+    var threaded: Bool { threads > 1 }
+
+    /// The cores this process may run on.
+    static var defaultThreads: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
     /// The recipe's stages (empty: the identity recipe).
     var stages: [RenderStage] = []
     /// The upright size to decode and resample to before the stages (nil: `size` of the photo).
@@ -84,6 +93,8 @@ struct RenderJob {
 
         // The decoder gets a thread of its own; everything after it runs on this one.
         var chain: RowSource = threaded ? PrefetchStep(source: decoder) : decoder
+        var pool: WorkerPool?
+        defer { pool?.shutdown() }
         if chain.width != stored.width || chain.height != stored.height {
             chain = ResampleStep(source: chain, width: stored.width, height: stored.height)
         }
@@ -98,7 +109,11 @@ struct RenderJob {
             if chain.format.colorModel == .gray {
                 chain = ConvertStep(source: chain, to: PixelFormat(.rgb, .uint8))
             }
-            chain = try Self.build(stages, on: chain, threaded: threaded)
+            // The decoder and the encoder keep a core busy each; with more cores than the
+            // pipeline's threads, the point passes split their rows too (on 2 cores a pool only
+            // adds hand-overs: 30% more CPU time measured).
+            pool = threads > 2 ? WorkerPool(threads: threads - 1) : nil
+            chain = try Self.build(stages, on: chain, threaded: threaded, pool: pool)
         }
         let outFormat: PixelFormat = switch outputFormat {
         case .jpeg: PixelFormat(chain.format.colorModel.withoutAlpha, .uint8)
@@ -130,7 +145,7 @@ struct RenderJob {
 
     /// The render stages on 8-bit RGB rows, each on a thread of its own when `threaded` (between
     /// the decoder's and the encoder's). Images kept at branch points are teed to their readers.
-    static func build(_ stages: [RenderStage], on source: RowSource, threaded: Bool) throws -> RowSource {
+    static func build(_ stages: [RenderStage], on source: RowSource, threaded: Bool, pool: WorkerPool? = nil) throws -> RowSource {
         var chain: RowSource? = source
         var kept: [String: (tee: RowTee, next: Int)] = [:]
         func take(_ name: String) -> RowSource {
@@ -141,7 +156,7 @@ struct RenderJob {
         for stage in stages {
             var input: RowSource { chain! }
             switch stage {
-            case .point(let programs): chain = PointStage(source: input, programs: programs)
+            case .point(let programs): chain = PointStage(source: input, programs: programs, pool: pool)
             case .barrier(let barrier):
                 switch barrier {
                 case .blur(let sigma, _): chain = BlurStage(source: input, sigma: sigma, mode: .blur)

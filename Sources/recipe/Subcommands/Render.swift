@@ -70,13 +70,17 @@ struct Render: ParsableCommand {
     @Option(help: "Refuse photos declaring more pixels than this.")
     var maxPixels: Int = DecodeOptions.defaultMaxPixels
 
-    @Flag(help: "Decode and encode on one thread (for measurements).")
+    @Option(help: ArgumentHelp("Threads to render with (default: the cores); the output bytes are the same for any count.", valueName: "n"))
+    var threads: Int = RenderJob.defaultThreads
+
+    @Flag(help: "Render on one thread (the same as --threads 1).")
     var singleThread = false
 
     func validate() throws {
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
         guard (0...9).contains(pngCompression) else { throw ValidationError("--png-compression must be between 0 and 9") }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+        guard (1...256).contains(threads) else { throw ValidationError("--threads must be between 1 and 256") }
     }
 
     func run() throws {
@@ -84,7 +88,7 @@ struct Render: ParsableCommand {
         job.decode = DecodeOptions(maxPixels: maxPixels, allowDamaged: allowDamaged)
         job.jpeg = JPEGOptions(quality: quality, subsampling: subsampling, progressive: progressive, optimizeCoding: optimize)
         job.png = PNGOptions(compressionLevel: pngCompression)
-        job.threaded = !singleThread
+        job.threads = singleThread ? 1 : threads
         if let recipe {
             let render = try RecipePlanning.render(recipe: recipe, photo: photo, size: size, overrides: try parseOverrides(overrides), fuse: !noFuse)
             job.stages = render.stages

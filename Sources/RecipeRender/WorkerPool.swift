@@ -1,0 +1,96 @@
+import RecipeCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A fixed set of threads that split a loop over rows with the calling thread: `run(count:)`
+/// cuts `0..<count` into one contiguous chunk per thread and returns when all are done. Each
+/// index is handled exactly once, by the same code, so results do not depend on the thread
+/// count or on timing.
+///
+/// ```swift
+/// let pool = WorkerPool(threads: 4)        // the caller and 3 helpers
+/// pool.run(count: strip.rowCount) { row in program.run(strip.row(row), …) }
+/// ```
+public final class WorkerPool: @unchecked Sendable {
+    public let threads: Int
+    private var mutex = pthread_mutex_t()
+    private var wake = pthread_cond_t()
+    private var done = pthread_cond_t()
+    private var generation = 0
+    private var pending = 0
+    private var stopping = false
+    private var body: ((Int) -> Void)?
+    private var count = 0
+    private var helpers: [WorkerThread] = []
+
+    /// `threads` counts the caller: 1 runs everything on the calling thread.
+    public init(threads: Int) {
+        self.threads = max(1, threads)
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&wake, nil)
+        pthread_cond_init(&done, nil)
+        for index in 1..<self.threads {
+            let box = Unchecked(self)
+            helpers.append(WorkerThread { box.value.helperLoop(index) })
+        }
+    }
+
+    deinit {
+        pthread_mutex_destroy(&mutex)
+        pthread_cond_destroy(&wake)
+        pthread_cond_destroy(&done)
+    }
+
+    /// Stops the helper threads (call once, before the pool is dropped: they hold it).
+    public func shutdown() {
+        pthread_mutex_lock(&mutex)
+        stopping = true
+        pthread_cond_broadcast(&wake)
+        pthread_mutex_unlock(&mutex)
+        for helper in helpers { helper.join() }
+        helpers = []
+    }
+
+    /// The rows of chunk `index` of `count` split `threads` ways.
+    private func chunk(_ index: Int, of count: Int) -> Range<Int> {
+        (count * index / threads)..<(count * (index + 1) / threads)
+    }
+
+    /// Calls `body(i)` for every i in `0..<count`, split across the threads.
+    public func run(count: Int, _ body: @escaping (Int) -> Void) {
+        guard threads > 1, count > 1 else {
+            for i in 0..<count { body(i) }
+            return
+        }
+        pthread_mutex_lock(&mutex)
+        self.body = body
+        self.count = count
+        pending = threads - 1
+        generation += 1
+        pthread_cond_broadcast(&wake)
+        pthread_mutex_unlock(&mutex)
+        for i in chunk(0, of: count) { body(i) }
+        pthread_mutex_lock(&mutex)
+        while pending > 0 { pthread_cond_wait(&done, &mutex) }
+        self.body = nil
+        pthread_mutex_unlock(&mutex)
+    }
+
+    private func helperLoop(_ index: Int) {
+        var seen = 0
+        while true {
+            pthread_mutex_lock(&mutex)
+            while generation == seen && !stopping { pthread_cond_wait(&wake, &mutex) }
+            if stopping { pthread_mutex_unlock(&mutex); return }
+            seen = generation
+            let body = self.body!, count = self.count
+            pthread_mutex_unlock(&mutex)
+            for i in chunk(index, of: count) { body(i) }
+            pthread_mutex_lock(&mutex)
+            pending -= 1
+            if pending == 0 { pthread_cond_signal(&done) }
+            pthread_mutex_unlock(&mutex)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Glibc
+import RecipeKernels
+import Testing
+
+/// The vectorised Gaussian loops against their scalar reference and the definition.
+@Suite("gaussian blur")
+struct GaussianBlurTests {
+    @Test("taps: odd, symmetric, sum 1, cut where exp(−x²/2σ²) falls below 0.001 (vips min-ampl)", arguments: [0.5, 1.0, 2.5, 12.0])
+    func taps(_ sigma: Double) {
+        let t = GaussianBlur.taps(sigma: sigma)
+        let r = t.count / 2
+        #expect(t.count % 2 == 1)
+        #expect(abs(t.reduce(0, +) - 1) < 1e-5)
+        #expect((0..<r).allSatisfy { t[$0] == t[t.count - 1 - $0] })
+        #expect(exp(-Double(r * r) / (2 * sigma * sigma)) >= GaussianBlur.minAmplitude)
+        #expect(exp(-Double((r + 1) * (r + 1)) / (2 * sigma * sigma)) < GaussianBlur.minAmplitude)
+    }
+
+    @Test("the eight-wide horizontal pass equals the scalar reference, edges clamped, at widths around the vector size",
+          arguments: [1, 3, 7, 8, 9, 31, 100])
+    func horizontal(_ width: Int) {
+        var state: UInt32 = 12345
+        let src: [Float] = (0..<width).map { _ in state = state &* 1_664_525 &+ 1_013_904_223; return Float(state >> 8) / Float(1 << 24) }
+        for sigma in [0.7, 3.0] {
+            let taps = GaussianBlur.taps(sigma: sigma)
+            var out = [Float](repeating: 0, count: width)
+            let padded = UnsafeMutablePointer<Float>.allocate(capacity: width + taps.count + 8)
+            defer { padded.deallocate() }
+            src.withUnsafeBufferPointer { s in
+                taps.withUnsafeBufferPointer { t in
+                    out.withUnsafeMutableBufferPointer { o in
+                        GaussianBlur.horizontal(s.baseAddress!, o.baseAddress!, width: width, taps: t, padded: padded)
+                    }
+                }
+            }
+            let reference = GaussianBlur.horizontalReference(src, taps: taps)
+            let worst = zip(out, reference).map { abs($0 - $1) }.max() ?? 0
+            #expect(worst < 1e-6, "width \(width) sigma \(sigma): worst \(worst)")
+        }
+    }
+
+    @Test("accumulate adds w·src to every float, at lengths around the vector size", arguments: [0, 5, 8, 13, 64])
+    func accumulate(_ count: Int) {
+        var dst = (0..<count).map { Float($0) }
+        let src = (0..<count).map { Float($0) * 0.5 + 1 }
+        src.withUnsafeBufferPointer { s in
+            dst.withUnsafeMutableBufferPointer { d in
+                if count > 0 { GaussianBlur.accumulate(d.baseAddress!, s.baseAddress!, weight: 0.25, count: count) }
+            }
+        }
+        var expected: [Float] = []
+        for i in 0..<count {
+            let v = Float(i)
+            expected.append(v + 0.25 * (v * 0.5 + 1))
+        }
+        #expect(dst == expected)
+    }
+}
