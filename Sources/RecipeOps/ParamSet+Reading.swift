@@ -42,3 +42,14 @@ extension ParamSet {
         length(name)?.pixels(base: Double(base), scale: 1)
     }
 }
+
+extension Operations {
+    /// `min` must be below `max` (clip, the luminance mask); the problem points at the key given.
+    static func minBelowMax(_ params: ParamSet) -> [ParamProblem] {
+        let low = params.number("min") ?? 0, high = params.number("max") ?? 1
+        guard !(low < high) else { return [] }
+        let at = params.isGiven("max") && !params.isGiven("min") ? "max" : "min"
+        return [ParamProblem(
+            at, "min (\(NumberFormatting.shortest(low))) must be below max (\(NumberFormatting.shortest(high)))")]
+    }
+}

@@ -23,15 +23,7 @@ extension Operations {
                       "width of the fade beyond min and max, in encoded luma"),
         ] + maskStrengthParams,
         example: "mask: {luminance: {min: 0.7, max: 1, feather: 0.1}}",
-        validate: validateLuminanceMask)
-
-    private static func validateLuminanceMask(_ params: ParamSet) -> [ParamProblem] {
-        let low = params.number("min") ?? 0, high = params.number("max") ?? 1
-        guard !(low < high) else { return [] }
-        let at = params.isGiven("max") && !params.isGiven("min") ? "max" : "min"
-        return [ParamProblem(
-            at, "min (\(NumberFormatting.shortest(low))) must be below max (\(NumberFormatting.shortest(high)))")]
-    }
+        validate: minBelowMax)
 }
 
 extension Operations {

@@ -23,15 +23,7 @@ extension Operations {
                       "highest value a channel keeps"),
         ],
         example: "clip: {min: 0, max: 1}",
-        validate: validateClip)
-
-    private static func validateClip(_ params: ParamSet) -> [ParamProblem] {
-        let low = params.number("min") ?? 0, high = params.number("max") ?? 1
-        guard !(low < high) else { return [] }
-        let at = params.isGiven("max") && !params.isGiven("min") ? "max" : "min"
-        return [ParamProblem(
-            at, "min (\(NumberFormatting.shortest(low))) must be below max (\(NumberFormatting.shortest(high)))")]
-    }
+        validate: minBelowMax)
 }
 
 extension Operations {

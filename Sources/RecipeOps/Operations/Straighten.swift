@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import RecipeCore
+import RecipeKernels
 
 extension Operations {
     /// Levels a tilted horizon: rotates about the centre by a small angle, then either scales up to
@@ -29,12 +27,9 @@ extension Operations {
 
     static func straightenedSize(_ size: CanvasSize, _ params: ParamSet) -> CanvasSize {
         guard params.choice("fill") == "expand", let angle = params.number("angle") else { return size }
-        let theta = abs(angle) * .pi / 180
-        let (c, s) = (cos(theta), sin(theta))
-        let (w, h) = (Double(size.width), Double(size.height))
-        // The smallest whole-pixel canvas holding all four rotated corners; the slack absorbs the
-        // rounding of cos/sin so that 0° keeps the size exactly.
-        func boundingSide(_ v: Double) -> Int { max(1, Int((v - 1e-6).rounded(.up))) }
-        return CanvasSize(width: boundingSide(w * c + h * s), height: boundingSide(w * s + h * c))
+        // The kernel's bounding box (its slack keeps 0° exactly the size): one formula for the
+        // checker's sizes and the render.
+        let (w, h) = Rotation.expandedSize(width: size.width, height: size.height, angleDegrees: angle)
+        return CanvasSize(width: w, height: h)
     }
 }
