@@ -21,6 +21,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // SHA-256 for content hashes (the sidecar's binding to its original, the object store).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // System libraries (pkg-config names as Debian ships them).
@@ -41,10 +43,14 @@ let package = Package(
         .target(name: "RecipeLanguage", dependencies: ["RecipeCore", "RecipeOps", "CYAML"]),
         // The plan is made of kernel steps that the ops declare, so the optimiser sees Kernels and Ops.
         .target(name: "RecipeOptimizer", dependencies: ["RecipeCore", "RecipeKernels", "RecipeOps"]),
+        // The edit lifecycle: sidecars, frozen base layers, the object store, foreign formats.
+        .target(
+            name: "RecipeHistory",
+            dependencies: ["RecipeCore", "RecipeLanguage", "RecipeCodecs", .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(
             name: "recipe",
             dependencies: [
-                "RecipeCore", "RecipeKernels", "RecipeCodecs", "RecipeRender", "RecipeOps", "RecipeLanguage", "RecipeOptimizer",
+                "RecipeCore", "RecipeKernels", "RecipeCodecs", "RecipeRender", "RecipeOps", "RecipeLanguage", "RecipeOptimizer", "RecipeHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -66,7 +72,8 @@ let package = Package(
         .testTarget(
             name: "RecipeLanguageTests", dependencies: ["RecipeLanguage", "RecipeOps", "TestSupport"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "recipeTests", dependencies: ["RecipeCodecs", "RecipeLanguage", "TestSupport"]),
+        .testTarget(name: "RecipeHistoryTests", dependencies: ["RecipeHistory", "RecipeLanguage", "TestSupport"]),
+        .testTarget(name: "recipeTests", dependencies: ["RecipeCodecs", "RecipeLanguage", "RecipeHistory", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

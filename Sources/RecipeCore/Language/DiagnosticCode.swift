@@ -38,6 +38,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case invalidMask = "R222"
     case invalidParamDeclaration = "R223"
     case sizeMismatch = "R224"
+    case invalidBase = "R230"
+    case inputBelowBase = "R231"
+    case invalidOriginal = "R232"
 
     // R3xx: warnings
     case olderVersion = "R300"
@@ -85,6 +88,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
         case .invalidMask: "malformed mask"
         case .invalidParamDeclaration: "malformed param declaration"
         case .sizeMismatch: "inputs of different sizes"
+        case .invalidBase: "malformed frozen base layer"
+        case .inputBelowBase: "input below a frozen base"
+        case .invalidOriginal: "malformed original binding"
         case .olderVersion: "older format version"
         case .unusedParam: "param never used"
         case .unusedStage: "stage output never used"

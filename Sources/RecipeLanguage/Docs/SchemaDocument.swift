@@ -25,6 +25,7 @@ public enum SchemaDocument {
             ("enabled", .object([("type", "boolean"), ("default", true), ("description", "false skips the stage (it stays in the file)")])),
             ("note", .object([("type", "string"), ("description", "free text for people")])),
             ("mask", .object([("$ref", "#/$defs/mask")])),
+            ("base", .object([("$ref", "#/$defs/frozen-base")])),
         ]
         for op in Operations.all {
             stageProperties.append((op.name, .object([("$ref", .string("#/$defs/op-\(op.name)"))])))
@@ -49,7 +50,26 @@ public enum SchemaDocument {
             ("description", "one operation, plus optional id, input, enabled, mask and note"),
             ("properties", .object(stageProperties)),
             ("additionalProperties", false),
-            ("oneOf", .array(Operations.all.map { .object([("required", [.string($0.name)])]) })),
+            ("oneOf", .array((Operations.all.map(\.name) + ["base"]).map { .object([("required", [.string($0)])]) })),
+        ])))
+        let digest: JSONValue = .object([("type", "string"), ("pattern", "^[0-9a-f]{64}$")])
+        let text: JSONValue = .object([("type", "string")])
+        defs.append(("frozen-base", .object([
+            ("description", "another tool's adjustment data, kept verbatim, with the pixels it produced (written by `recipe edit`)"),
+            ("type", "object"),
+            ("required", ["format", "version", "pixels"]),
+            ("additionalProperties", false),
+            ("properties", .object([
+                ("format", text), ("version", .object([("type", .array(["string", "number"]))])), ("tool", text), ("source", text),
+                ("embedded", text), ("data", text), ("data-base64", text), ("data-sha256", digest),
+                ("pixels", .object([("type", "object"), ("required", ["sha256", "size"]), ("additionalProperties", false),
+                                    ("properties", .object([("sha256", digest), ("size", .object([("type", "integer"), ("minimum", 0)])), ("type", text)]))])),
+            ])),
+        ])))
+        defs.append(("original", .object([
+            ("description", "the photo this sidecar belongs to, by content (written by `recipe edit`)"),
+            ("type", "object"), ("required", ["sha256", "size"]), ("additionalProperties", false),
+            ("properties", .object([("file", text), ("sha256", digest), ("size", .object([("type", "integer"), ("minimum", 0)]))])),
         ])))
         return .object([
             ("$schema", "https://json-schema.org/draft/2020-12/schema"),
@@ -65,6 +85,7 @@ public enum SchemaDocument {
                                      ("anyOf", [.object([("type", "number"), ("minimum", .int(RecipeFormat.current.major)), ("exclusiveMaximum", .int(RecipeFormat.current.major + 1))]),
                                                 .object([("type", "string"), ("pattern", .string("^\(RecipeFormat.current.major)(\\.[0-9]+){0,2}$"))])])])),
                 ("note", .object([("type", "string")])),
+                ("original", .object([("$ref", "#/$defs/original")])),
                 ("params", .object([
                     ("description", "named knobs with defaults; stages use them as $name and `--set name=value` overrides them"),
                     ("type", .array(["object", "null"])),

@@ -15,7 +15,7 @@ import RecipeOps
 public enum RecipePrinter {
     /// Keys of a stage in print order; the op goes where `op` stands.
     static let stageKeyOrder = ["id", "input", "enabled", "op", "mask", "note"]
-    static let topLevelOrder = ["format", "version", "note", "params", "stages"]
+    static let topLevelOrder = ["format", "version", "note", "original", "params", "stages"]
     static let maxFlowWidth = 100
 
     /// The canonical text, or nil when the recipe has errors (fmt never guesses at a broken file).
@@ -81,6 +81,9 @@ public enum RecipePrinter {
                     for stage in stages { buildStage(stage) }
                 case "version":
                     add(Element(depth: 0, indent: 0, head: "version: \(pair.value.scalar ?? "")", sourceStart: start, sourceEnd: end, keepsBlank: true))
+                case "original":
+                    add(Element(depth: 0, indent: 0, head: "original: " + orderedFlow(pair.value, ["file", "sha256", "size"]),
+                                sourceStart: start, sourceEnd: end, keepsBlank: true))
                 default:
                     let text = key == "note" ? noteText(pair.value) : genericText(pair.value)
                     add(Element(depth: 0, indent: 0, head: "\(key): \(text)", sourceStart: start, sourceEnd: end, keepsBlank: true))
@@ -95,7 +98,7 @@ public enum RecipePrinter {
             var ordered: [YAMLPair] = []
             for key in RecipePrinter.stageKeyOrder {
                 if key == "op" {
-                    ordered += pairs.filter { $0.key.scalar.map { Operations.named($0) != nil } ?? false }
+                    ordered += pairs.filter { $0.key.scalar.map { Operations.named($0) != nil || $0 == "base" } ?? false }
                 } else {
                     ordered += pairs.filter { $0.key.scalar == key }
                 }
@@ -121,6 +124,11 @@ public enum RecipePrinter {
                             add(Element(depth: 3, indent: 6, head: "\(name): \(text)", sourceStart: node.start, sourceEnd: node.end))
                         }
                     }
+                } else if key == "base" {
+                    element.head = prefix + "base:"
+                    element.sourceEnd = pair.key.range.start.line
+                    add(element)
+                    buildBase(pair.value)
                 } else if key == "mask" {
                     element.head = prefix + "mask: " + maskText(pair.value)
                     add(element)
@@ -129,6 +137,34 @@ public enum RecipePrinter {
                     add(element)
                 }
             }
+        }
+
+        /// A frozen base's fields, one per line in a fixed order; the foreign data as a literal
+        /// block when that carries it exactly, else one quoted line.
+        mutating func buildBase(_ value: YAMLNode) {
+            let fields = value.mapping ?? []
+            for key in Checker.baseKeys {
+                guard let f = fields.first(where: { $0.key.scalar == key }) else { continue }
+                let s = f.value.scalar ?? ""
+                let text: String
+                switch key {
+                case "pixels": text = orderedFlow(f.value, Checker.pixelKeys)
+                // Quoted: YAML 1.1 readers take an unquoted time for a timestamp, a version for a float.
+                case "version", "embedded": text = YAMLText.quoted(s)
+                case "data", "data-base64":
+                    text = YAMLText.literalBlock(s, indent: 8, parentIndent: 6) ?? YAMLText.quoted(s)
+                default: text = YAMLText.string(s, inFlow: false)
+                }
+                add(Element(depth: 3, indent: 6, head: "\(key): \(text)", sourceStart: f.key.range.start.line, sourceEnd: lastLine(f.value)))
+            }
+        }
+
+        /// A mapping in flow form with its keys in the given order (any others after them).
+        func orderedFlow(_ node: YAMLNode, _ order: [String]) -> String {
+            guard let pairs = node.mapping else { return genericText(node) }
+            let known = order.compactMap { k in pairs.first { $0.key.scalar == k } }
+            let rest = pairs.filter { !order.contains($0.key.scalar ?? "") }
+            return "{" + (known + rest).map { "\(genericText($0.key)): \(genericText($0.value))" }.joined(separator: ", ") + "}"
         }
 
         /// Lines that hold comments, filled lazily.
@@ -311,8 +347,11 @@ public enum RecipePrinter {
                 let pad = String(repeating: " ", count: e.indent)
                 if e.blankBefore && i > 0 { out += "\n" }
                 for c in e.leading { out += pad + c + "\n" }
-                out += pad + e.head
+                // A block scalar's comment goes on its header line, not after its last content line.
+                let headLines = e.head.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+                out += pad + headLines[0]
                 if !e.trailing.isEmpty { out += "  " + e.trailing.joined(separator: " ") }
+                if headLines.count > 1 { out += "\n" + headLines[1] }
                 out += "\n"
             }
             for c in orphans { out += c + "\n" }

@@ -29,6 +29,38 @@ enum YAMLText {
         return out + "\""
     }
 
+    /// Multi-line text as a literal block scalar (`|`, `|-`, `|+`) whose lines are indented by
+    /// `indent` spaces, so embedded foreign data (an AAE property list, a recipe) stays readable
+    /// and diffs line by line. Nil when the text is not multi-line or a block cannot carry it
+    /// exactly (a BOM, a carriage return, control characters…); the result is read back with
+    /// libyaml and only returned when it gives exactly `s` again.
+    static func literalBlock(_ s: String, indent: Int, parentIndent: Int) -> String? {
+        guard s.contains("\n"), s.utf8.count <= 4 << 20 else { return nil }
+        for u in s.unicodeScalars {
+            if u == "\n" || u == "\t" { continue }
+            if u.value < 0x20 || (u.value >= 0x7F && u.value < 0xA0) || u.value == 0x2028 || u.value == 0x2029 || u.value == 0xFEFF { return nil }
+        }
+        var lines = s.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var trailingBreaks = 0
+        while lines.count > 1, lines.last == "" {
+            lines.removeLast()
+            trailingBreaks += 1
+        }
+        let chomp = trailingBreaks == 0 ? "-" : trailingBreaks == 1 ? "" : "+"
+        // Content whose first non-empty line starts with a blank needs the indentation stated.
+        let firstContent = lines.first { !$0.isEmpty }
+        let indicator = (firstContent?.first == " " || firstContent?.first == "\t") ? String(indent - parentIndent) : ""
+        let pad = String(repeating: " ", count: indent)
+        var out = "|" + indicator + chomp
+        for line in lines { out += "\n" + (line.isEmpty ? "" : pad + line) }
+        for _ in 0..<max(0, trailingBreaks - 1) { out += "\n" }
+        // Read it back: only an exact round trip is written.
+        let probe = String(repeating: " ", count: parentIndent) + "k: " + out + "\n"
+        let (root, diagnostics) = YAMLReader.read(SourceFile(path: "-", text: probe))
+        guard diagnostics.isEmpty, let value = root?.mapping?.first?.value.scalar, value == s else { return nil }
+        return out
+    }
+
     static let reservedWords: Set<String> = [
         "true", "false", "True", "False", "TRUE", "FALSE", "yes", "no", "Yes", "No", "YES", "NO",
         "on", "off", "On", "Off", "ON", "OFF", "y", "n", "Y", "N", "null", "Null", "NULL", "~",

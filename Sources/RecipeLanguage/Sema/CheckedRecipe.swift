@@ -22,6 +22,8 @@ public struct CheckedRecipe: Sendable {
         /// Its node in the graph (nil when disabled or broken).
         public var node: FilterGraph.NodeID?
         public var range: SourceRange
+        /// The frozen base layer this stage holds (`op` is then "base").
+        public var base: FrozenBase?
     }
 
     public var file: SourceFile
@@ -31,6 +33,11 @@ public struct CheckedRecipe: Sendable {
     /// What the migrations did, one line each ("vignette: `intensity` is now `amount` (1.1)").
     public var migrations: [String] = []
     public var knobs: [Knob] = []
+    /// The photo a sidecar belongs to (`original:`), when the file says.
+    public var original: OriginalBinding?
+    /// The 1-based index of the last enabled frozen base layer: rendering starts from its pixels
+    /// (the graph's source node), and only the stages after it are in the graph.
+    public var activeBase: Int?
     public var stages: [Stage] = []
     public var graph: FilterGraph?
     public var diagnostics: [Diagnostic] = []

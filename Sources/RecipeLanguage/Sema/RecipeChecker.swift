@@ -13,7 +13,7 @@ import RecipeOps
 /// if let graph = checked.graph { … }
 /// ```
 public enum RecipeChecker {
-    static let topLevelKeys = ["format", "version", "note", "params", "stages"]
+    static let topLevelKeys = ["format", "version", "note", "original", "params", "stages"]
     static let metaKeys = ["id", "input", "enabled", "mask", "note"]
 
     /// Reads and checks the recipe at `path`. A file that cannot be read is an R107 diagnostic.
@@ -77,6 +77,9 @@ struct Checker {
         var paramRanges: [String: SourceRange] = [:]
         var bindings: [String: String] = [:]
         var mask: FilterGraph.Mask?
+        /// A frozen base layer instead of an operation.
+        var base: FrozenBase?
+        var baseRange: SourceRange?
         var broken = false
     }
 
@@ -175,6 +178,7 @@ struct Checker {
         if let note = entries["note"], note.value.scalar == nil || note.value.sequence != nil {
             error(.wrongType, "`note` must be text, not \(note.value.kindDescription)", note.value.range)
         }
+        if let original = entries["original"] { result.original = checkOriginal(original.value) }
         checkKnobs(entries["params"]?.value)
 
         let migratedPairs = root.mapping ?? []
@@ -304,8 +308,8 @@ struct Checker {
     mutating func checkStage(_ node: YAMLNode, index: Int) -> StageDraft {
         var draft = StageDraft(index: index, range: node.range)
         defer {
-            result.stages.append(CheckedRecipe.Stage(index: index, id: draft.id, op: draft.op?.name, enabled: draft.enabled,
-                                                     node: nil, range: node.range))
+            result.stages.append(CheckedRecipe.Stage(index: index, id: draft.id, op: draft.base != nil ? "base" : draft.op?.name,
+                                                     enabled: draft.enabled, node: nil, range: node.range, base: draft.base))
         }
         guard let pairs = node.mapping else {
             var notes: [Diagnostic.Note] = [.init("a stage is a mapping with one operation, for example `- exposure: 0.3`")]
@@ -315,6 +319,7 @@ struct Checker {
             return draft
         }
         var opPair: YAMLPair?
+        var basePair: YAMLPair?
         var maskNode: YAMLNode?
         var seenKeys = Set<String>()
         for pair in pairs {
@@ -366,9 +371,18 @@ struct Checker {
                 }
             case "mask":
                 maskNode = pair.value
+            case "base":
+                if let first = opPair ?? basePair {
+                    error(.multipleOperations, "stage \(index) has a second operation, `base`", pair.key.range,
+                          notes: [.init("the first is `\(first.key.scalar ?? "")`", at: first.key.range),
+                                  .init("a frozen base layer is a stage of its own")])
+                    draft.broken = true
+                } else {
+                    basePair = pair
+                }
             default:
                 if let spec = Operations.named(key) {
-                    if let first = opPair {
+                    if let first = opPair ?? basePair {
                         error(.multipleOperations, "stage \(index) has a second operation, `\(key)`", pair.key.range,
                               notes: [.init("the first is `\(first.key.scalar ?? "")`", at: first.key.range),
                                       .init("each stage holds one operation: start a new list item with `- \(key):`")])
@@ -387,6 +401,19 @@ struct Checker {
                     draft.broken = true
                 }
             }
+        }
+        if let basePair, opPair == nil {
+            draft.baseRange = basePair.key.range
+            if let (_, range) = draft.input {
+                error(.invalidBase, "a frozen base layer has no `input`: it replaces the image with its own pixels", range)
+                draft.broken = true
+            }
+            if let maskNode {
+                error(.invalidBase, "a frozen base layer cannot be masked: its pixels are the whole image", maskNode.range)
+                draft.broken = true
+            }
+            if let base = checkBase(basePair.value) { draft.base = base } else { draft.broken = true }
+            return draft
         }
         guard let opPair, let spec = draft.op else {
             if !draft.broken {
@@ -617,6 +644,10 @@ struct Checker {
         var outputOf: [Int: FilterGraph.NodeID] = [:]
         var previous: FilterGraph.NodeID = 0
         var broken = false
+        // Rendering starts from the pixels of the last enabled base: node 0 stands for them, and
+        // the stages at or below it are history (checked, kept for revert, not rendered).
+        let activeBase = drafts.last(where: { $0.base != nil && $0.enabled && !$0.broken })?.index
+        result.activeBase = activeBase
 
         func resolve(_ ref: String, at range: SourceRange, from stage: Int, what: String) -> FilterGraph.NodeID? {
             guard let target = idIndex[ref] else {
@@ -625,6 +656,11 @@ struct Checker {
                 notes.append(.init(idIndex.isEmpty ? "no stage has an `id`; add `id: \(ref)` to the stage you mean"
                                                    : "ids in this recipe: \(Suggestions.list(sortedIDs, conjunction: "and", limit: 8))"))
                 error(.danglingInput, "\(what) `\(ref)` names no stage", range, notes: notes)
+                return nil
+            }
+            if let activeBase, target <= activeBase {
+                error(.inputBelowBase, "\(what) `\(ref)` names stage \(target), which lies below the frozen base at stage \(activeBase)", range,
+                      notes: [.init("the base's pixels already contain that stage; stages after a base read only stages after it")])
                 return nil
             }
             guard target < stage else {
@@ -638,6 +674,12 @@ struct Checker {
         }
 
         for d in drafts {
+            if let activeBase, d.index <= activeBase { continue }
+            if d.base != nil {
+                // A disabled base (or one under the active base) passes its input through.
+                outputOf[d.index] = previous
+                continue
+            }
             var primary = previous
             if let (ref, range) = d.input {
                 if let node = resolve(ref, at: range, from: d.index, what: "`input`") { primary = node } else { broken = true }

@@ -1,5 +1,6 @@
 import RecipeCodecs
 import RecipeCore
+import RecipeHistory
 import RecipeKernels
 import RecipeLanguage
 import RecipeOptimizer
@@ -27,15 +28,19 @@ enum RecipePlanning {
     /// whole render so that its *output* fits (a display render is the full render at a smaller
     /// scale: the photo decoded smaller, px lengths scaled, positional kernels laid out on the
     /// smaller canvas).
-    static func render(recipe: String, photo: String, size: RenderSize, overrides: [String: String], fuse: Bool) throws -> PlannedRender {
+    static func render(recipe: String, photo: String, size: RenderSize, overrides: [String: String], fuse: Bool,
+                       text: String? = nil) throws -> PlannedRender {
         var options = CheckOptions()
         options.overrides = overrides
+        if text != nil { options.limits.maxBytes = Sidecar.maxBytes }
         var upright: (width: Int, height: Int)?
         if let decoder = try? ImageDecoders.open(photo) {
             upright = decoder.info.uprightSize
             options.sourceSize = CanvasSize(width: upright!.width, height: upright!.height)
         }
-        let checked = RecipeChecker.load(path: recipe, options: options)
+        // A sidecar's text comes already read (and edited); a recipe file is read here.
+        let checked = text.map { RecipeChecker.check(SourceFile(path: recipe, text: $0), options: options) }
+            ?? RecipeChecker.load(path: recipe, options: options)
         for d in checked.diagnostics { Console.printError(DiagnosticPrinter.render(d, source: checked.file)) }
         guard let graph = checked.graph else {
             if checked.isForeign { Console.error("\(recipe): foreign adjustment data; this build cannot render it") }

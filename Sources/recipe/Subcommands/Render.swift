@@ -1,6 +1,8 @@
 import ArgumentParser
 import RecipeCodecs
 import RecipeCore
+import RecipeHistory
+import RecipeLanguage
 
 extension RenderSize: ExpressibleByArgument {}
 
@@ -20,12 +22,15 @@ struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Render a photo to a new file (the original is only read).",
         discussion: """
+            Without --recipe, a photo that has a sidecar (PHOTO.recipe.yaml) is rendered from it:             its current version, written beside the photo as NAME.edited.EXT unless -o or             --output-dir says otherwise (see `recipe edit`). A sidecar made for other bytes than             the photo's is refused.
+
             The output format follows OUT's extension (.jpg/.jpeg or .png). EXIF orientation is \
             applied, so the output is upright and its orientation tag says 1; EXIF, ICC, XMP and \
             IPTC blocks are carried over. The output is written to a temporary file and renamed \
             into place, so it is either complete or absent.
 
             Examples:
+              recipe render IMG_0001.jpg                       # its sidecar → IMG_0001.edited.jpg
               recipe render IMG_0001.jpg -o out/IMG_0001.jpg
               recipe render IMG_0001.jpg -o preview.jpg --size display
               recipe render scan.png -o web.jpg --size 1600 --quality 82
@@ -44,7 +49,10 @@ struct Render: ParsableCommand {
     var noFuse = false
 
     @Option(name: [.short, .customLong("output")], help: "The file to write (.jpg, .jpeg or .png).")
-    var output: String
+    var output: String?
+
+    @Option(help: ArgumentHelp("With a sidecar: write the current version into this folder under the photo's name.", valueName: "dir"))
+    var outputDir: String?
 
     @Option(help: "full, display (long edge \(RenderSize.displayLongEdge) px) or a long edge in pixels.")
     var size: RenderSize = .full
@@ -84,6 +92,15 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
+        let asset = Asset(photo: photo)
+        if recipe == nil, Paths.isFile(asset.sidecarPath) {
+            try renderSidecar(asset)
+            return
+        }
+        guard let output else {
+            Console.error("\(photo): nothing says where to write: give -o OUT (the photo has no sidecar \(Paths.name(of: asset.sidecarPath)))")
+            throw CommandFailure(exitCode: 2)
+        }
         var job = RenderJob(input: photo, output: output, size: size)
         job.decode = DecodeOptions(maxPixels: maxPixels, allowDamaged: allowDamaged)
         job.jpeg = JPEGOptions(quality: quality, subsampling: subsampling, progressive: progressive, optimizeCoding: optimize)
@@ -96,5 +113,27 @@ struct Render: ParsableCommand {
         }
         let outcome = try job.run()
         Console.warnings(outcome.warnings)
+    }
+
+    /// The current version from the photo's sidecar (checked against the photo's bytes).
+    func renderSidecar(_ asset: Asset) throws {
+        try LifecycleCommand.run {
+            let sidecar = try Sidecar.load(asset.sidecarPath)
+            if sidecar.checked.isForeign {
+                throw HistoryError(sidecar.path, "is foreign adjustment data; `recipe edit \(photo) --rendered FILE` keeps it as a frozen base")
+            }
+            for d in sidecar.checked.diagnostics { Console.printError(DiagnosticPrinter.render(d, source: sidecar.checked.file)) }
+            guard !sidecar.checked.hasErrors else { throw CommandFailure(exitCode: 1) }
+            try asset.verify(sidecar)
+            let path = CurrentVersionOptions.path(for: photo, output: output, outputDir: outputDir)
+            var options = SidecarRender.Options()
+            options.size = size
+            options.quality = quality
+            options.threads = singleThread ? 1 : threads
+            options.fuse = !noFuse
+            options.allowDamaged = allowDamaged
+            try SidecarRender.render(sidecar, asset: asset, to: path, options: options)
+            print("rendered \(path)")
+        }
     }
 }

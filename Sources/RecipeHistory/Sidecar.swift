@@ -1,0 +1,196 @@
+import RecipeCore
+import RecipeLanguage
+
+/// A photo's adjustment data in our format: the recipe `<photo file name>.recipe.yaml` beside
+/// it, with `original:` binding it to the photo's bytes and `base:` stages for frozen foreign
+/// layers. Edits are made to the canonical text (`recipe fmt`'s form), so comments a person
+/// wrote survive every tool:
+///
+/// ```swift
+/// var sidecar = try Sidecar.load(Sidecar.path(forPhoto: "IMG_0001.JPG"))
+/// try sidecar.append(stages: ["  - id: exposure\n    exposure: 0.3\n"])
+/// try sidecar.save()
+/// ```
+public struct Sidecar: Sendable {
+    /// The sidecar of a photo: its file name plus `.recipe.yaml`.
+    public static func path(forPhoto photo: String) -> String { photo + ".recipe.yaml" }
+
+    /// Sidecars may carry embedded foreign data, so they may be larger than a hand-written recipe.
+    public static let maxBytes = 16 << 20
+
+    public let path: String
+    /// The canonical text.
+    public private(set) var text: String
+    /// The text, checked.
+    public private(set) var checked: CheckedRecipe
+
+    /// A new sidecar with no stages.
+    public init(path: String, original: OriginalBinding) throws {
+        self.path = path
+        let text = "format: \(RecipeFormat.identifier)\nversion: \(RecipeFormat.current)\n\(SidecarText.original(original))\nstages: []\n"
+        self.text = text
+        self.checked = Sidecar.check(text, path: path)
+        try canonicalise()
+    }
+
+    private init(path: String, text: String, checked: CheckedRecipe) {
+        self.path = path
+        self.text = text
+        self.checked = checked
+    }
+
+    /// Reads and checks a sidecar. Foreign data is not an error here (`checked.isForeign`); a
+    /// broken recipe is returned with its diagnostics for the caller to print.
+    public static func load(_ path: String) throws -> Sidecar {
+        let bytes = try Paths.readBytes(path, limit: maxBytes)
+        let text = String(decoding: bytes, as: UTF8.self)
+        return Sidecar(path: path, text: text, checked: check(text, path: path))
+    }
+
+    public static func check(_ text: String, path: String, overrides: [String: String] = [:]) -> CheckedRecipe {
+        var options = CheckOptions()
+        options.limits.maxBytes = maxBytes
+        options.overrides = overrides
+        return RecipeChecker.check(SourceFile(path: path, text: text), options: options)
+    }
+
+    /// The same sidecar under another path (for `relink`).
+    public func moved(to newPath: String) throws -> Sidecar {
+        Sidecar(path: newPath, text: text, checked: Sidecar.check(text, path: newPath))
+    }
+
+    /// Writes the sidecar atomically.
+    public func save() throws {
+        try Paths.writeAtomically(path, Array(text.utf8))
+    }
+
+    // MARK: edits (each re-checks and re-formats; a change that breaks the recipe is refused)
+
+    /// Replaces the text, which must check without errors; stores the canonical form.
+    mutating func replace(with newText: String, what: String) throws {
+        let result = Sidecar.check(newText, path: path)
+        guard !result.hasErrors, let canonical = RecipePrinter.format(result) else {
+            throw SidecarEditError(what: what, diagnostics: result.diagnostics.filter { $0.severity == .error }, file: result.file)
+        }
+        text = canonical
+        checked = Sidecar.check(canonical, path: path)
+    }
+
+    mutating func canonicalise() throws { try replace(with: text, what: "the sidecar") }
+
+    /// Binds the sidecar to an original (replacing any earlier binding).
+    public mutating func bind(to original: OriginalBinding) throws {
+        var lines = lines().filter { !$0.hasPrefix("original:") }
+        let at = lines.firstIndex { $0.hasPrefix("params:") || $0.hasPrefix("stages:") } ?? lines.count
+        lines.insert(SidecarText.original(original), at: at)
+        try replace(with: lines.joined(separator: "\n"), what: "binding the sidecar to its photo")
+    }
+
+    /// Appends stage items (each "  - …" text at list indent 2, ending with a newline).
+    public mutating func append(stages items: [String], what: String = "the new stages") throws {
+        guard !items.isEmpty else { return }
+        var t = lines().map { $0 == "stages: []" ? "stages:" : $0 }.joined(separator: "\n")
+        if !t.hasSuffix("\n") { t += "\n" }
+        t += items.joined()
+        try replace(with: t, what: what)
+    }
+
+    /// Adds `params:` entries ("  name: {default: …}" lines) from an added recipe.
+    mutating func append(params entries: [String]) throws {
+        guard !entries.isEmpty else { return }
+        var lines = lines()
+        if let p = lines.firstIndex(where: { $0.hasPrefix("params:") }) {
+            if lines[p] == "params: {}" { lines[p] = "params:" }
+            var end = p + 1
+            while end < lines.count, lines[end].hasPrefix(" ") || lines[end].isEmpty { end += 1 }
+            lines.insert(contentsOf: entries, at: end)
+        } else {
+            let at = lines.firstIndex { $0.hasPrefix("stages:") } ?? lines.count
+            lines.insert(contentsOf: ["params:"] + entries, at: at)
+        }
+        try replace(with: lines.joined(separator: "\n"), what: "the added params")
+    }
+
+    /// Removes a stage (1-based list position), with the comments above it.
+    public mutating func remove(stage index: Int) throws {
+        let (start, end) = try block(of: index)
+        var lines = lines()
+        lines.removeSubrange(start..<end)
+        if !lines.contains(where: { $0.hasPrefix("  - ") || $0.hasPrefix("  -\t") }),
+           let s = lines.firstIndex(where: { $0.hasPrefix("stages:") }) {
+            lines[s] = "stages: []"
+        }
+        let what = "removing stage \(index)"
+        try replace(with: lines.joined(separator: "\n"), what: what)
+    }
+
+    /// Keeps the first `count` stages and drops the rest (for renders of an earlier layer).
+    public mutating func keepFirst(_ count: Int) throws {
+        while checked.stages.count > count { try remove(stage: checked.stages.count) }
+    }
+
+    /// Turns a stage on or off with its one `enabled:` line.
+    public mutating func setEnabled(_ enabled: Bool, stage index: Int) throws {
+        let (_, end) = try block(of: index)
+        var lines = lines()
+        let first = try firstLine(of: index)
+        let value = enabled ? "true" : "false"
+        if let e = (first..<end).first(where: { lines[$0].hasPrefix("    enabled:") || lines[$0].hasPrefix("  - enabled:") }) {
+            lines[e] = (lines[e].hasPrefix("  - ") ? "  - " : "    ") + "enabled: " + value
+        } else {
+            lines.insert("    enabled: " + value, at: first + 1)
+        }
+        try replace(with: lines.joined(separator: "\n"), what: (enabled ? "enabling" : "disabling") + " stage \(index)")
+    }
+
+    // MARK: lines
+
+    func lines() -> [String] {
+        var l = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if l.last == "" { l.removeLast() }
+        return l
+    }
+
+    /// 0-based index of the stage's "  - " line.
+    func firstLine(of index: Int) throws -> Int {
+        guard index >= 1, index <= checked.stages.count else {
+            throw HistoryError(path, "there is no stage \(index) (the sidecar has \(checked.stages.count))")
+        }
+        return checked.stages[index - 1].range.start.line - 1
+    }
+
+    /// 0-based line range [start, end) of a stage item in the canonical text, including the
+    /// comment lines directly above it.
+    func block(of index: Int) throws -> (Int, Int) {
+        let lines = lines()
+        var start = try firstLine(of: index)
+        func isComment(_ l: String) -> Bool { l.hasPrefix("  ") && l.drop(while: { $0 == " " }).hasPrefix("#") }
+        while start > 0, isComment(lines[start - 1]) { start -= 1 }
+        var end: Int
+        if index < checked.stages.count {
+            end = try firstLine(of: index + 1)
+            while end > start + 1, isComment(lines[end - 1]) { end -= 1 }
+        } else {
+            // The last stage runs to the next line at the top level (a blank line inside a
+            // literal block of embedded data is part of it when indented lines follow).
+            end = try firstLine(of: index) + 1
+            var j = end
+            while j < lines.count {
+                let l = lines[j]
+                if l.isEmpty { j += 1; continue }
+                guard l.hasPrefix("   ") || (l.hasPrefix("  ") && !l.hasPrefix("  -")) else { break }
+                j += 1
+                end = j
+            }
+        }
+        return (start, end)
+    }
+}
+
+/// A change that would leave the sidecar broken (a removed stage that another reads, an added
+/// stage with a mistake): refused, with the checker's diagnostics.
+public struct SidecarEditError: Error, Sendable {
+    public var what: String
+    public var diagnostics: [Diagnostic]
+    public var file: SourceFile
+}

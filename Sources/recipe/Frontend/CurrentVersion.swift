@@ -1,0 +1,108 @@
+import ArgumentParser
+import RecipeCodecs
+import RecipeCore
+import RecipeHistory
+import RecipeLanguage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the rendered current version of an edited photo goes: beside the photo with a suffix
+/// (`IMG_0001.JPG` → `IMG_0001.edited.JPG`, the default), into a folder (`--output-dir DIR`:
+/// `DIR/IMG_0001.JPG`), or to a named file (`--output`). `RECIPE_OUTPUT_DIR` in the environment
+/// sets the folder for every command.
+struct CurrentVersionOptions: ParsableArguments {
+    @Option(name: [.short, .customLong("output")], help: "Write the current version to this file (.jpg, .jpeg or .png).")
+    var output: String?
+
+    @Option(help: ArgumentHelp("Write the current version into this folder, under the photo's name (default: $RECIPE_OUTPUT_DIR, else beside the photo).", valueName: "dir"))
+    var outputDir: String?
+
+    @Option(help: ArgumentHelp("Suffix of the current version beside the photo.", valueName: "text"))
+    var suffix: String = ".edited"
+
+    @Option(help: "full, display (long edge \(RenderSize.displayLongEdge) px) or a long edge in pixels.")
+    var size: RenderSize = .full
+
+    @Option(help: "JPEG quality, 1-100.")
+    var quality: Int = 90
+
+    func validate() throws {
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
+        guard output == nil || outputDir == nil else { throw ValidationError("give --output or --output-dir, not both") }
+    }
+
+    /// The current version's path for `photo`.
+    func path(for photo: String) -> String {
+        CurrentVersionOptions.path(for: photo, output: output, outputDir: outputDir, suffix: suffix)
+    }
+
+    static func path(for photo: String, output: String?, outputDir: String?, suffix: String = ".edited") -> String {
+        if let output { return output }
+        let name = photo.split(separator: "/").last.map(String.init) ?? photo
+        if let dir = outputDir ?? getenv("RECIPE_OUTPUT_DIR").map({ String(cString: $0) }), !dir.isEmpty {
+            return dir.hasSuffix("/") ? dir + name : dir + "/" + name
+        }
+        let folder = photo.contains("/") ? String(photo[..<photo.lastIndex(of: "/")!]) + "/" : ""
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return folder + name + suffix }
+        return folder + String(name[..<dot]) + suffix + String(name[dot...])
+    }
+}
+
+/// Renders a sidecar: from the pixels of its last enabled frozen base (verified) or from the
+/// original, through the stages after it. With nothing to apply, the current version is the
+/// source itself, byte for byte (or its exact pixels in PNG when the output is a PNG of a JPEG).
+enum SidecarRender {
+    struct Options {
+        var size: RenderSize = .full
+        var quality = 90
+        var threads = RenderJob.defaultThreads
+        var fuse = true
+        var allowDamaged = false
+    }
+
+    @discardableResult
+    static func render(_ sidecar: Sidecar, asset: Asset, to output: String, options: Options) throws -> String {
+        let source = try asset.renderSource(sidecar)
+        let passThrough = sidecar.checked.graph.map { $0.nodes.count == 1 } ?? false
+        let sourceFormat = ImageFileFormat.sniff(try InputFile.prefix(source, count: 8))
+        let sameFormat = sourceFormat != nil && sourceFormat == ImageFileFormat(pathExtension: output)
+        if passThrough, options.size == .full, sameFormat {
+            try copy(source, to: output)
+            return source
+        }
+        var job = RenderJob(input: source, output: output, size: options.size)
+        job.decode = DecodeOptions(maxPixels: DecodeOptions.defaultMaxPixels, allowDamaged: options.allowDamaged)
+        job.jpeg = JPEGOptions(quality: options.quality)
+        job.threads = options.threads
+        if !passThrough {
+            let render = try RecipePlanning.render(recipe: sidecar.path, photo: source, size: options.size, overrides: [:],
+                                                   fuse: options.fuse, text: sidecar.text)
+            job.stages = render.stages
+            job.sourceSize = render.sourceSize
+        }
+        let outcome = try job.run()
+        Console.warnings(outcome.warnings)
+        return source
+    }
+
+    /// A byte copy, written atomically; never onto the source itself.
+    static func copy(_ source: String, to output: String) throws {
+        if let a = InputFile.identity(source), let b = InputFile.identity(output), a == b {
+            throw ImageError(.refused, path: output, "is the original photo; refusing to overwrite it")
+        }
+        let bytes = try InputFile.readAll(source, limit: 1 << 30)
+        let out = try AtomicOutputFile(path: output)
+        guard bytes.withUnsafeBytes({ fwrite($0.baseAddress, 1, $0.count, out.handle) }) == bytes.count else {
+            out.abort()
+            throw ImageError(.writeFailed, path: output, "cannot write: \(errnoText())")
+        }
+        try out.commit()
+    }
+
+    /// Prints a refused sidecar change with its diagnostics.
+    static func report(_ error: SidecarEditError) {
+        Console.error("\(error.file.path): \(error.what) would leave the sidecar broken; nothing was written")
+        for d in error.diagnostics { Console.printError(DiagnosticPrinter.render(d, source: error.file)) }
+    }
+}

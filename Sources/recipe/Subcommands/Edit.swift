@@ -1,0 +1,103 @@
+import ArgumentParser
+import RecipeCore
+import RecipeHistory
+
+struct Edit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Start or continue the edit of a photo: append stages to its sidecar and render the current version.",
+        discussion: """
+            The photo's adjustment data is its sidecar PHOTO.recipe.yaml. If it is ours (format \
+            dev.recipe.edit, version 1.x), the new stages are appended and the photo is re-rendered \
+            from the original. If the photo carries another tool's edit (an Apple IMG_0001.AAE with \
+            its rendering IMG_E0001.JPG, a darktable photo.jpg.xmp, or a sidecar of another format \
+            or major version), that edit is kept verbatim as a frozen base layer and its rendered \
+            pixels, stored byte for byte in recipe-objects/ beside the sidecar, become the input of \
+            the new stages. --add stages come before --stage ones; every new stage gets an id.
+
+            Examples:
+              recipe edit IMG_0001.JPG --stage 'exposure: 0.3' --stage 'vibrance: 0.2'
+              recipe edit IMG_0001.JPG --add Recipes/warm-portrait.recipe.yaml
+              recipe edit photo.jpg --rendered photo.darktable.jpg --stage 'sharpen: 0.5'
+              recipe edit IMG_0001.JPG --foreign other.recipe.yaml --rendered other.jpg
+            """)
+
+    @Argument(help: "The photo (JPEG or PNG); it is only read.")
+    var photo: String
+
+    @Option(name: .customLong("add"), help: ArgumentHelp("Append the stages (and params) of this recipe (repeatable).", valueName: "recipe"))
+    var recipes: [String] = []
+
+    @Option(name: .customLong("stage"), help: ArgumentHelp("Append one stage written as YAML, e.g. 'exposure: 0.3' (repeatable).", valueName: "yaml"))
+    var stages: [String] = []
+
+    @Option(help: ArgumentHelp("Lay another tool's adjustment data on top as a frozen base layer (needs --rendered).", valueName: "file"))
+    var foreign: String?
+
+    @Option(help: ArgumentHelp("The pixels the foreign edit produced (JPEG or PNG), where they cannot be found by convention.", valueName: "file"))
+    var rendered: String?
+
+    @Option(help: ArgumentHelp("The format identifier of opaque --foreign data (e.g. com.shinobicontrols.filster).", valueName: "id"))
+    var format: String?
+
+    @Option(help: ArgumentHelp("The format version of opaque --foreign data.", valueName: "version"))
+    var formatVersion: String?
+
+    @Flag(help: "Write the sidecar only; do not render the current version.")
+    var noRender = false
+
+    @OptionGroup var current: CurrentVersionOptions
+
+    @Option(help: ArgumentHelp("Threads to render with (default: the cores).", valueName: "n"))
+    var threads: Int = RenderJob.defaultThreads
+
+    func validate() throws {
+        guard foreign == nil || rendered != nil else { throw ValidationError("--foreign needs --rendered: the pixels that edit produced") }
+        guard format == nil || foreign != nil else { throw ValidationError("--format describes --foreign data") }
+        guard (1...256).contains(threads) else { throw ValidationError("--threads must be between 1 and 256") }
+    }
+
+    func run() throws {
+        try LifecycleCommand.run {
+            let asset = Asset(photo: photo)
+            var report = Lifecycle.Report()
+            var sidecar = try Lifecycle.begin(asset, rendering: foreign == nil ? rendered : nil, report: &report)
+            if let foreign, let rendered {
+                let edit = try ForeignEdit.read(foreign, format: format, version: formatVersion)
+                try Lifecycle.embed(edit, rendering: rendered, into: &sidecar, store: asset.store, report: &report)
+            }
+            for recipe in recipes { try Lifecycle.append(recipe: recipe, to: &sidecar) }
+            for stage in stages { try Lifecycle.append(snippet: stage, to: &sidecar) }
+            // Objects were written by `embed`; the sidecar that names them comes after.
+            try sidecar.save()
+            for line in report.lines { print(line) }
+            let added = recipes.count + stages.count
+            print("wrote \(sidecar.path) (\(sidecar.checked.stages.count) layer\(sidecar.checked.stages.count == 1 ? "" : "s")\(added > 0 ? ", \(added) added" : ""))")
+            if !noRender { try LifecycleCommand.renderCurrent(sidecar, asset: asset, current: current, threads: threads) }
+        }
+    }
+}
+
+/// What the lifecycle commands share: error reporting and rendering the current version.
+enum LifecycleCommand {
+    static func run(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as HistoryError {
+            Console.error(error.description)
+            throw CommandFailure(exitCode: 1)
+        } catch let error as SidecarEditError {
+            SidecarRender.report(error)
+            throw CommandFailure(exitCode: 1)
+        }
+    }
+
+    static func renderCurrent(_ sidecar: Sidecar, asset: Asset, current: CurrentVersionOptions, threads: Int) throws {
+        let output = current.path(for: asset.photo)
+        var options = SidecarRender.Options()
+        options.size = current.size
+        options.quality = current.quality
+        options.threads = threads
+        let source = try SidecarRender.render(sidecar, asset: asset, to: output, options: options)
+        print("rendered \(output) (from \(source == asset.photo ? "the original" : "frozen base pixels \(source)"))")
+    }
+}

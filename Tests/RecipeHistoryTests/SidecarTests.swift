@@ -1,0 +1,83 @@
+import RecipeCore
+import RecipeHistory
+import RecipeLanguage
+import Testing
+import TestSupport
+
+@Suite("Sidecar text edits and foreign data")
+struct SidecarTests {
+    static let digest = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+
+    func sidecar(_ text: String) throws -> Sidecar {
+        let path = TestPaths.temporaryDirectory("sidecar").path + "/p.jpg.recipe.yaml"
+        try Paths.writeAtomically(path, Array(text.utf8))
+        return try Sidecar.load(path)
+    }
+
+    @Test("frozen base data survives the YAML round trip exactly: tabs, leading blanks, BOM, CR, trailing newlines, '#' lines")
+    func dataRoundTrip() throws {
+        let samples = ["<?xml?>\n\t<key>a</key>\n", "  leading blank\nsecond\n", "no newline\nat end", "two\n\n\n",
+                       "\u{FEFF}<?xpacket begin=\"\u{FEFF}\"?> padded   ", "crlf\r\nline\r\n", "# a comment-looking line\n  - exposure: 1 # not a comment\n",
+                       "\n\nstarts with blank lines\n", "single line"]
+        for (i, data) in samples.enumerated() {
+            var s = try sidecar("format: dev.recipe.edit\nversion: 1.1\nstages: []\n")
+            let base = FrozenBase(format: "org.example", version: "1.\(i)", pixels: ObjectReference(sha256: Self.digest, size: 3, type: "jpeg"),
+                                  data: .text(data), dataSHA256: ContentHash.bytes(Array(data.utf8)))
+            try s.append(stages: [SidecarText.baseStage(base, id: "base-1")])
+            let back = s.checked.stages.first?.base?.data
+            #expect(back == .text(data), "sample \(i)")
+            // fmt is idempotent on it.
+            let again = try sidecar(s.text)
+            #expect(RecipePrinter.format(again.checked) == s.text, "sample \(i) not idempotent")
+        }
+    }
+
+    @Test("removing, disabling and appending stages keeps the comments of the other stages")
+    func edits() throws {
+        var s = try sidecar("""
+            format: dev.recipe.edit
+            version: 1.1
+            stages:
+              # brighten first
+              - id: exposure
+                exposure: 0.3   # a bit
+              # then warm
+              - id: warm
+                white-balance: {temp: 5600}
+              - sepia: 0.2
+
+            """)
+        try s.remove(stage: 2)
+        #expect(!s.text.contains("warm"))
+        #expect(s.text.contains("# brighten first") && s.text.contains("# a bit"))
+        try s.setEnabled(false, stage: 2)
+        #expect(s.text.contains("  - enabled: false\n    sepia: 0.2"))
+        try s.append(stages: ["  - id: late\n    contrast: 1.1\n"])
+        #expect(s.checked.stages.map(\.id) == ["exposure", nil, "late"])
+        try s.remove(stage: 3)
+        try s.remove(stage: 2)
+        try s.remove(stage: 1)
+        #expect(s.text.hasSuffix("stages: []\n"))
+    }
+
+    @Test("foreign data is recognised by content: Apple plist, darktable XMP, foreign recipe; garbage is a clear error")
+    func foreignDetection() throws {
+        let dir = TestPaths.temporaryDirectory("foreign").path
+        let plist = "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict><key>adjustmentFormatIdentifier</key><string>com.apple.photo</string><key>adjustmentFormatVersion</key><string>1.5</string><key>adjustmentEditorBundleID</key><string>com.apple.Photos</string></dict></plist>\n"
+        try Paths.writeAtomically(dir + "/a.AAE", Array(plist.utf8))
+        let apple = try ForeignEdit.read(dir + "/a.AAE")
+        #expect(apple.format == "com.apple.photo" && apple.version == "1.5" && apple.tool == "com.apple.Photos")
+        let xmp = try String(contentsOfFile: TestPaths.fixture("foreign/photo.jpg.xmp"), encoding: .utf8)
+        try Paths.writeAtomically(dir + "/p.jpg.xmp", Array(xmp.utf8))
+        let dt = try ForeignEdit.read(dir + "/p.jpg.xmp")
+        #expect(dt.format == "org.darktable.xmp" && dt.version == "5")
+        #expect(dt.summary == "darktable history: colorin, colorout, gamma, flip, exposure ×2 (history_end 6)")
+        try Paths.writeAtomically(dir + "/f.recipe.yaml", Array("format: dev.recipe.edit\nversion: 99.0\nstages: []\n".utf8))
+        let future = try ForeignEdit.read(dir + "/f.recipe.yaml")
+        #expect(future.format == "dev.recipe.edit" && future.version == "99.0")
+        try Paths.writeAtomically(dir + "/bad.AAE", Array("<plist><dict><key>x</key>".utf8))
+        var message = ""
+        do { _ = try ForeignEdit.read(dir + "/bad.AAE") } catch let e as HistoryError { message = e.description }
+        #expect(message == dir + "/bad.AAE: not an Apple adjustment file: it is not a readable property list")
+    }
+}

@@ -1,0 +1,363 @@
+import Foundation
+import RecipeCodecs
+import RecipeCore
+import RecipeHistory
+import Testing
+import TestSupport
+
+/// `recipe edit / render / revert / history / relink`: the edit lifecycle as a user runs it, with
+/// every expectation computed independently (plain `recipe render --recipe` of the remaining
+/// stages on the frozen pixels, or the frozen pixels themselves), and the originals hashed
+/// after every command.
+/// The sheet's size from ContactSheet's layout formula (cell = box + 2·border, label lines below).
+enum RecipeRenderSheetSize {
+    static func expected(tiles: Int, box: Int) throws -> (width: Int, height: Int) {
+        let margin = 16, border = 1, gap = 6, labelScale = 2, sublabelScale = 1
+        let cellW = box + 2 * border, cellH = box + 2 * border + gap + 9 * labelScale + 9 * sublabelScale
+        return (margin + tiles * (cellW + margin), margin + (cellH + margin))
+    }
+}
+
+@Suite("edit lifecycle: sidecars, frozen bases, revert")
+struct LifecycleTests {
+    func recipe(_ args: [String]) throws -> ToolResult { try ExternalTool.run(TestPaths.recipeBinary, args) }
+
+    func ok(_ args: [String]) throws -> String {
+        let r = try recipe(args)
+        #expect(r.status == 0, "recipe \(args.joined(separator: " ")): \(r.stderr)")
+        return String(decoding: r.stdout, as: UTF8.self)
+    }
+
+    /// 8-bit samples of a PNG or JPEG, through our decoder.
+    func pixels(_ path: String) throws -> [UInt8] {
+        let d = try ImageDecoders.open(path)
+        try d.start(scaleDenominator: 1)
+        let strip = PixelBuffer(width: d.width, rowCapacity: 32, format: d.format)
+        var out: [UInt8] = []
+        while try d.readRows(into: strip) > 0 {
+            for r in 0..<strip.rowCount { out += strip.samples(r, as: UInt8.self) }
+        }
+        return out
+    }
+
+    func write(_ text: String, _ path: String) throws { try text.write(toFile: path, atomically: true, encoding: .utf8) }
+
+    func recipeText(_ stages: [String]) -> String {
+        "format: dev.recipe.edit\nversion: 1.1\nstages:\n" + (stages.isEmpty ? "  []\n" : stages.map { "  - \($0)\n" }.joined())
+    }
+
+    /// The independent expectation: the stages rendered by a plain recipe onto `source`.
+    func expected(_ source: String, _ stages: [String], in dir: String) throws -> [UInt8] {
+        let r = dir + "/expect-\(UUID().uuidString).recipe.yaml"
+        try write(stages.isEmpty ? "format: dev.recipe.edit\nversion: 1.1\nstages: []\n" : recipeText(stages), r)
+        let out = dir + "/expect-\(UUID().uuidString).png"
+        _ = try ok(["render", source, "--recipe", r, "-o", out])
+        return try pixels(out)
+    }
+
+    static let aae = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        <dict>
+        \t<key>adjustmentBaseVersion</key>
+        \t<integer>0</integer>
+        \t<key>adjustmentData</key>
+        \t<data>
+        \tYnBsaXN0MDDUAQIDBAUGBwpYJHZlcnNpb25ZJGFyY2hpdmVyVCR0b3BYJG9iamVjdHMS
+        \t</data>
+        \t<key>adjustmentEditorBundleID</key>
+        \t<string>com.apple.mobileslideshow</string>
+        \t<key>adjustmentFormatIdentifier</key>
+        \t<string>com.apple.photo</string>
+        \t<key>adjustmentFormatVersion</key>
+        \t<string>1.5</string>
+        \t<key>adjustmentRenderTypes</key>
+        \t<integer>0</integer>
+        \t<key>adjustmentTimestamp</key>
+        \t<date>2019-07-20T16:45:21Z</date>
+        </dict>
+        </plist>
+
+        """
+
+    /// A folder with an Apple Photos export: IMG_0001.JPG, IMG_0001.AAE and the rendering
+    /// IMG_E0001.JPG (made here by a warm recipe, standing in for Photos).
+    func appleExport() throws -> String {
+        let dir = TestPaths.temporaryDirectory("lifecycle").path
+        try FileManager.default.copyItem(atPath: TestPaths.fixture("jpeg/pil_hopper.jpg"), toPath: dir + "/IMG_0001.JPG")
+        try write(Self.aae, dir + "/IMG_0001.AAE")
+        try write(recipeText(["white-balance: {temp: 5200, tint: 8}", "exposure: 0.2"]), dir + "/photos-look.recipe.yaml")
+        _ = try ok(["render", dir + "/IMG_0001.JPG", "--recipe", dir + "/photos-look.recipe.yaml", "-o", dir + "/IMG_E0001.JPG"])
+        return dir
+    }
+
+    func digests(_ paths: [String]) throws -> [String] { try paths.map { try ContentHash.file($0).sha256 } }
+
+    @Test("scenario: AAE → 3 stages → foreign v99 recipe → 2 stages; every layer reverted in turn against independent renders; blobs extract byte for byte; inputs never written")
+    func scenario() throws {
+        let dir = try appleExport()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let photo = dir + "/IMG_0001.JPG", current = dir + "/current.png", apple = dir + "/IMG_E0001.JPG"
+        let future = dir + "/future.recipe.yaml", futurePixels = dir + "/future.jpg"
+        let s1 = ["exposure: 0.3", "saturation: 1.2", "vignette: 0.3"]
+        let s2 = ["contrast: 1.1", "exposure: -0.2"]
+
+        // 1. The AAE edit becomes the bottom base; three native stages on top of its pixels.
+        _ = try ok(["edit", photo] + s1.flatMap { ["--stage", $0] } + ["-o", current])
+        let afterApple = try pixels(current)
+        let appleExpected = try expected(apple, s1, in: dir)
+        let appleSame = afterApple == appleExpected
+        #expect(appleSame)
+
+        // 2. A foreign recipe (major version 99) and its rendering laid on top, then two stages.
+        try write("format: dev.recipe.edit\nversion: 99.0\n# written by a future build\nstages:\n  - hyper-tone: {amount: 3}\n", future)
+        _ = try ok(["render", current, "--recipe", dir + "/photos-look.recipe.yaml", "-o", futurePixels])
+        let inputs = [photo, dir + "/IMG_0001.AAE", apple, future, futurePixels]
+        let inputDigests = try digests(inputs)
+        _ = try ok(["edit", photo, "--foreign", future, "--rendered", futurePixels] + s2.flatMap { ["--stage", $0] } + ["-o", current])
+        let afterFuture = try pixels(current) == (try expected(futurePixels, s2, in: dir))
+        #expect(afterFuture)
+
+        // Every foreign blob comes back byte for byte.
+        let history = try ok(["history", photo, "--extract", dir + "/kept"])
+        #expect(history.contains("com.apple.photo 1.5 by com.apple.mobileslideshow"))
+        #expect(history.contains("dev.recipe.edit 99.0"))
+        let extracted = try FileManager.default.contentsOfDirectory(atPath: dir + "/kept").sorted()
+        #expect(extracted == ["1-base-1.IMG_0001.AAE", "1-base-1.pixels.jpg", "5-base-2.future.recipe.yaml", "5-base-2.pixels.jpg"])
+        for (extracted, original) in [("1-base-1.IMG_0001.AAE", dir + "/IMG_0001.AAE"), ("1-base-1.pixels.jpg", apple),
+                                      ("5-base-2.future.recipe.yaml", future), ("5-base-2.pixels.jpg", futurePixels)] {
+            let a = try Data(contentsOf: URL(fileURLWithPath: dir + "/kept/" + extracted))
+            let b = try Data(contentsOf: URL(fileURLWithPath: original))
+            #expect(a == b, "\(extracted) differs from \(original)")
+        }
+
+        // 3. Revert each layer from the top, checking the pixels after every step.
+        func revert(_ args: [String], expect stages: [String], on source: String) throws {
+            _ = try ok(["revert", photo] + args + ["-o", current])
+            let got = try pixels(current)
+            let want = stages.isEmpty ? try pixels(source) : try expected(source, stages, in: dir)
+            let same = got == want
+            #expect(same, "after revert \(args.joined(separator: " "))")
+            #expect(try digests(inputs) == inputDigests, "an input changed after revert \(args)")
+        }
+        try revert(["--stage", "exposure-2"], expect: ["contrast: 1.1"], on: futurePixels)
+        try revert(["--stage", "contrast"], expect: [], on: futurePixels)
+        try revert(["--base"], expect: s1, on: apple)
+        try revert(["--stage", "vignette"], expect: Array(s1.prefix(2)), on: apple)
+        try revert(["--stage", "3"], expect: ["exposure: 0.3"], on: apple)  // position 3: base-1, exposure, saturation
+        try revert(["--stage", "exposure"], expect: [], on: apple)
+        try revert(["--base"], expect: [], on: photo)
+
+        // Nothing left: the current version is the original, byte for byte.
+        _ = try ok(["render", photo])
+        let copy = try Data(contentsOf: URL(fileURLWithPath: dir + "/IMG_0001.edited.JPG"))
+        #expect(copy == (try Data(contentsOf: URL(fileURLWithPath: photo))))
+        #expect(try digests(inputs) == inputDigests)
+        // The peeled bases' objects are still in the store (nothing is lost).
+        let appleHash = try ContentHash.file(apple)
+        let kept = try ObjectStore.beside(photo).verify(ObjectReference(sha256: appleHash.sha256, size: appleHash.size))
+        #expect(FileManager.default.fileExists(atPath: kept))
+    }
+
+    @Test("a stage is disabled with one line and enabled again; --all removes every layer")
+    func disableAndAll() throws {
+        let dir = TestPaths.temporaryDirectory("lifecycle").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let photo = dir + "/p.jpg", current = dir + "/c.png"
+        try FileManager.default.copyItem(atPath: TestPaths.fixture("jpeg/pil_hopper.jpg"), toPath: photo)
+        _ = try ok(["edit", photo, "--stage", "exposure: 0.5", "--stage", "sepia: 0.6", "-o", current])
+        let before = try String(contentsOfFile: photo + ".recipe.yaml", encoding: .utf8)
+        _ = try ok(["revert", photo, "--stage", "sepia", "--disable", "-o", current])
+        let after = try String(contentsOfFile: photo + ".recipe.yaml", encoding: .utf8)
+        let added = after.split(separator: "\n").filter { !before.split(separator: "\n").contains($0) }
+        #expect(added == ["    enabled: false"])
+        #expect(try pixels(current) == (try expected(photo, ["exposure: 0.5"], in: dir)))
+        _ = try ok(["revert", photo, "--stage", "sepia", "--enable", "-o", current])
+        #expect(try pixels(current) == (try expected(photo, ["exposure: 0.5", "sepia: 0.6"], in: dir)))
+        // The contact sheet: one labelled tile per layer (original + 2 stages), laid out by ContactSheet.
+        let sheetOutput = try ok(["history", photo, "--sheet", dir + "/sheet.png", "--thumbnail", "64"])
+        #expect(sheetOutput.contains("wrote \(dir)/sheet.png (3 thumbnails)"))
+        let sheet = try ImageDecoders.open(dir + "/sheet.png").info
+        let layout = try RecipeRenderSheetSize.expected(tiles: 3, box: 64)
+        #expect(sheet.width == layout.width && sheet.height == layout.height)
+        _ = try ok(["revert", photo, "--all", "-o", current])
+        #expect(try pixels(current) == (try pixels(photo)))
+        let text = try String(contentsOfFile: photo + ".recipe.yaml", encoding: .utf8)
+        #expect(text.contains("stages: []"))
+    }
+
+    @Test("darktable: the XMP and its export become a frozen base (corpus/foreign/darktable)")
+    func darktable() throws {
+        guard let corpus = TestPaths.corpus else {
+            testNote("darktable test skipped: ../shared/corpus not present")
+            return
+        }
+        let dir = TestPaths.temporaryDirectory("darktable").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let src = corpus.appendingPathComponent("foreign/darktable").path
+        for f in ["photo.jpg", "photo.jpg.xmp", "photo.darktable.jpg"] {
+            try FileManager.default.copyItem(atPath: src + "/" + f, toPath: dir + "/" + f)
+        }
+        let photo = dir + "/photo.jpg"
+        // Without the export: a clear error naming the XMP, nothing written.
+        let missing = try recipe(["edit", photo, "--stage", "exposure: 0.1"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("photo.jpg.xmp: darktable edit without its rendering"))
+        #expect(!FileManager.default.fileExists(atPath: photo + ".recipe.yaml"))
+        _ = try ok(["edit", photo, "--rendered", dir + "/photo.darktable.jpg", "--stage", "exposure: 0.1", "-o", dir + "/c.png"])
+        let history = try ok(["history", photo, "--extract", dir + "/kept"])
+        #expect(history.contains("org.darktable.xmp 5 by darktable"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/kept/1-base-1.photo.jpg.xmp")) == (try Data(contentsOf: URL(fileURLWithPath: src + "/photo.jpg.xmp"))))
+        #expect(try pixels(dir + "/c.png") == (try expected(dir + "/photo.darktable.jpg", ["exposure: 0.1"], in: dir)))
+    }
+
+    @Test("opaque foreign data (Filtster's NSKeyedArchiver blob) is kept as base64 and extracted byte for byte")
+    func opaqueData() throws {
+        let dir = TestPaths.temporaryDirectory("opaque").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let photo = dir + "/p.jpg"
+        try FileManager.default.copyItem(atPath: TestPaths.fixture("jpeg/pil_hopper.jpg"), toPath: photo)
+        var blob = Array("bplist00".utf8) + [0xD4, 0x01, 0x02, 0x00, 0xFF, 0x80, 0x5F, 0x10]
+        for i in 0..<300 { blob.append(UInt8((i * 37) & 0xFF)) }
+        try Data(blob).write(to: URL(fileURLWithPath: dir + "/filster.data"))
+        _ = try ok(["render", photo, "-o", dir + "/filster.jpg", "--quality", "80"])
+        _ = try ok(["edit", photo, "--foreign", dir + "/filster.data", "--format", "com.shinobicontrols.filster", "--format-version", "1.0",
+                    "--rendered", dir + "/filster.jpg", "--no-render"])
+        let text = try String(contentsOfFile: photo + ".recipe.yaml", encoding: .utf8)
+        #expect(text.contains("format: com.shinobicontrols.filster"))
+        #expect(text.contains("data-base64: |"))
+        _ = try ok(["history", photo, "--extract", dir + "/kept"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/kept/1-base-1.filster.data")) == Data(blob))
+    }
+
+    @Test("bad input: another photo's sidecar, a tampered or missing object, an AAE that is no plist, an AAE without its rendering: clear errors, nothing overwritten")
+    func badInput() throws {
+        let dir = try appleExport()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let photo = dir + "/IMG_0001.JPG"
+        _ = try ok(["edit", photo, "--stage", "exposure: 0.2", "--no-render"])
+        let sidecar = try Data(contentsOf: URL(fileURLWithPath: photo + ".recipe.yaml"))
+
+        // A sidecar beside another photo (copied): refused, naming the sidecar.
+        let other = dir + "/other.jpg"
+        try FileManager.default.copyItem(atPath: TestPaths.fixture("jpeg/pil_iptc.jpg"), toPath: other)
+        try sidecar.write(to: URL(fileURLWithPath: other + ".recipe.yaml"))
+        let wrong = try recipe(["render", other])
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.contains("other.jpg.recipe.yaml: was made for another photo IMG_0001.JPG"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/other.edited.jpg"))
+        let wrongEdit = try recipe(["edit", other, "--stage", "sepia: 1"])
+        #expect(wrongEdit.status == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other + ".recipe.yaml")) == sidecar)
+
+        // A tampered object: its path and the mismatch are named; the sidecar is untouched.
+        let objects = try FileManager.default.subpathsOfDirectory(atPath: dir + "/recipe-objects").filter { $0.count > 60 }
+        #expect(objects.count == 1)
+        let object = dir + "/recipe-objects/" + objects[0]
+        let good = try Data(contentsOf: URL(fileURLWithPath: object))
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: object)
+        var bad = good
+        bad[bad.count / 2] ^= 0x55
+        try bad.write(to: URL(fileURLWithPath: object))
+        let tampered = try recipe(["render", photo, "-o", dir + "/t.jpg"])
+        #expect(tampered.status == 1)
+        #expect(tampered.stderr.contains(objects[0]) && tampered.stderr.contains("object is damaged or was changed"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/t.jpg"))
+        // A missing object.
+        try FileManager.default.removeItem(atPath: object)
+        let missing = try recipe(["render", photo, "-o", dir + "/t.jpg"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("is missing from the store"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: photo + ".recipe.yaml")) == sidecar)
+
+        // An AAE that is not a property list; an AAE without IMG_E….
+        let p2 = dir + "/IMG_0002.JPG"
+        try FileManager.default.copyItem(atPath: photo, toPath: p2)
+        try write("this is not a plist\n", dir + "/IMG_0002.AAE")
+        let notPlist = try recipe(["edit", p2, "--stage", "exposure: 0.1"])
+        #expect(notPlist.status == 1)
+        #expect(notPlist.stderr.contains("IMG_0002.AAE: not an Apple adjustment file"))
+        #expect(!FileManager.default.fileExists(atPath: p2 + ".recipe.yaml"))
+        try write(Self.aae, dir + "/IMG_0002.AAE")
+        let noRendering = try recipe(["edit", p2, "--stage", "exposure: 0.1"])
+        #expect(noRendering.status == 1)
+        #expect(noRendering.stderr.contains("IMG_E0002.JPG is missing"))
+        #expect(!FileManager.default.fileExists(atPath: p2 + ".recipe.yaml"))
+    }
+
+    @Test("relink: a renamed photo finds its sidecar by content; a replaced original is refused until --accept")
+    func relink() throws {
+        let dir = TestPaths.temporaryDirectory("relink").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/new", withIntermediateDirectories: true)
+        let photo = dir + "/a.jpg"
+        try FileManager.default.copyItem(atPath: TestPaths.fixture("jpeg/pil_hopper.jpg"), toPath: photo)
+        _ = try ok(["render", photo, "-o", dir + "/look.jpg"])
+        _ = try ok(["edit", photo, "--foreign", TestPaths.fixture("jpeg/pil_hopper.jpg"), "--format", "org.example.raw", "--format-version", "2",
+                    "--rendered", dir + "/look.jpg", "--stage", "exposure: 0.4", "--no-render"])
+        try FileManager.default.moveItem(atPath: photo, toPath: dir + "/new/b.jpg")
+        _ = try ok(["relink", dir + "/new/b.jpg", "--search", dir])
+        #expect(FileManager.default.fileExists(atPath: dir + "/new/b.jpg.recipe.yaml"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/a.jpg.recipe.yaml"))
+        _ = try ok(["render", dir + "/new/b.jpg", "-o", dir + "/b.png"])
+        #expect(try pixels(dir + "/b.png") == (try expected(dir + "/look.jpg", ["exposure: 0.4"], in: dir)))
+
+        // The original replaced: refused, then accepted on request.
+        try FileManager.default.removeItem(atPath: dir + "/new/b.jpg")
+        try FileManager.default.copyItem(atPath: TestPaths.fixture("jpeg/pil_iptc.jpg"), toPath: dir + "/new/b.jpg")
+        let refused = try recipe(["render", dir + "/new/b.jpg", "-o", dir + "/b2.png"])
+        #expect(refused.status == 1 && refused.stderr.contains("was made for another photo b.jpg"))
+        _ = try ok(["relink", dir + "/new/b.jpg", "--accept"])
+        _ = try ok(["render", dir + "/new/b.jpg", "-o", dir + "/b2.png"])
+    }
+
+    @Test("crash safety: edits and renders killed with SIGKILL at random points never leave a torn sidecar, object or output; the next run completes")
+    func killedRuns() throws {
+        let dir = TestPaths.temporaryDirectory("kill").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let photo = dir + "/big.jpg"
+        try FileManager.default.copyItem(atPath: TestPaths.samples.appendingPathComponent("Landscape_1.jpg").path, toPath: photo)
+        _ = try ok(["render", photo, "-o", dir + "/look.jpg", "--quality", "95"])
+        let original = try ContentHash.file(photo)
+        try write("opaque adjustment data of a tool that gets killed\n", dir + "/kill.data")
+        var generator = SystemRandomNumberGenerator()
+        var killed = 0
+        for round in 0..<14 {
+            let args = round % 2 == 0
+                ? ["edit", photo, "--foreign", dir + "/kill.data", "--format", "org.example.kill", "--format-version", "\(round)", "--rendered", dir + "/look.jpg",
+                   "--stage", "exposure: 0.05", "--threads", "2"]
+                : ["render", photo, "--threads", "2"]
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: TestPaths.recipeBinary)
+            process.arguments = args
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32.random(in: 5_000...250_000, using: &generator))
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                killed += 1
+            }
+            process.waitUntilExit()
+            // Whatever is on disk is whole: the sidecar checks, every object hashes to its name,
+            // the current version decodes completely.
+            if FileManager.default.fileExists(atPath: photo + ".recipe.yaml") {
+                let r = try recipe(["check", photo + ".recipe.yaml"])
+                #expect(r.status == 0, "torn sidecar after round \(round): \(r.stderr)")
+            }
+            for sub in (try? FileManager.default.subpathsOfDirectory(atPath: dir + "/recipe-objects")) ?? [] where sub.count == 71 {
+                let name = sub.replacingOccurrences(of: "sha256/", with: "").replacingOccurrences(of: "/", with: "")
+                #expect(try ContentHash.file(dir + "/recipe-objects/" + sub).sha256 == name, "torn object \(sub)")
+            }
+            if FileManager.default.fileExists(atPath: dir + "/big.edited.jpg") {
+                #expect(throws: Never.self) { _ = try pixels(dir + "/big.edited.jpg") }
+            }
+        }
+        testNote("crash safety: \(killed) of 14 runs killed mid-way")
+        // The next run completes, and the original was never touched.
+        _ = try ok(["render", photo])
+        #expect(try pixels(dir + "/big.edited.jpg").count == 1800 * 1200 * 3)
+        #expect(try ContentHash.file(photo).sha256 == original.sha256)
+    }
+}
