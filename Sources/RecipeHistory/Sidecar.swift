@@ -125,8 +125,13 @@ public struct Sidecar: Sendable {
     }
 
     /// Keeps the first `count` stages and drops the rest (for renders of an earlier layer).
+    /// Stages are the last top-level key of the canonical text, so this is one cut.
     public mutating func keepFirst(_ count: Int) throws {
-        while checked.stages.count > count { try remove(stage: checked.stages.count) }
+        guard count < checked.stages.count else { return }
+        let end = count > 0 ? try block(of: count).1 : try block(of: 1).0
+        var kept = Array(lines()[..<end])
+        if count == 0, let s = kept.firstIndex(where: { $0.hasPrefix("stages:") }) { kept[s] = "stages: []" }
+        try replace(with: kept.joined(separator: "\n") + "\n", what: "keeping the first \(count) stages")
     }
 
     /// Turns a stage on or off with its one `enabled:` line.

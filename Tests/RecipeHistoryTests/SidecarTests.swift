@@ -81,3 +81,21 @@ struct SidecarTests {
         #expect(message == dir + "/bad.AAE: not an Apple adjustment file: it is not a readable property list")
     }
 }
+
+@Suite("Sidecar prefixes")
+struct SidecarPrefixTests {
+    @Test("keepFirst(n) keeps exactly the first n stages (0 gives `stages: []`)")
+    func keepFirst() throws {
+        let text = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  # one\n  - id: a\n    exposure: 0.1\n  # two\n  - id: b\n    sepia: 0.2\n  - id: c\n    contrast: 1.1\n"
+        let path = TestPaths.temporaryDirectory("prefix").path + "/p.jpg.recipe.yaml"
+        try Paths.writeAtomically(path, Array(text.utf8))
+        for n in 0...3 {
+            var s = try Sidecar.load(path)
+            try s.keepFirst(n)
+            let ids = s.checked.stages.compactMap(\.id)
+            #expect(ids == Array(["a", "b", "c"].prefix(n)))
+            #expect(s.text.contains("# two") == (n >= 2))
+            #expect(s.text.contains("stages: []") == (n == 0))
+        }
+    }
+}

@@ -27,8 +27,15 @@ struct CurrentVersionOptions: ParsableArguments {
     @Option(help: "JPEG quality, 1-100.")
     var quality: Int = 90
 
+    @Option(help: ArgumentHelp("Threads to render with (default: the cores).", valueName: "n"))
+    var threads: Int = RenderJob.defaultThreads
+
+    @Flag(help: "Write the sidecar only; do not render the current version.")
+    var noRender = false
+
     func validate() throws {
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
+        guard (1...256).contains(threads) else { throw ValidationError("--threads must be between 1 and 256") }
         guard output == nil || outputDir == nil else { throw ValidationError("give --output or --output-dir, not both") }
     }
 

@@ -42,18 +42,11 @@ struct Edit: ParsableCommand {
     @Option(help: ArgumentHelp("The format version of opaque --foreign data.", valueName: "version"))
     var formatVersion: String?
 
-    @Flag(help: "Write the sidecar only; do not render the current version.")
-    var noRender = false
-
     @OptionGroup var current: CurrentVersionOptions
-
-    @Option(help: ArgumentHelp("Threads to render with (default: the cores).", valueName: "n"))
-    var threads: Int = RenderJob.defaultThreads
 
     func validate() throws {
         guard foreign == nil || rendered != nil else { throw ValidationError("--foreign needs --rendered: the pixels that edit produced") }
         guard format == nil || foreign != nil else { throw ValidationError("--format describes --foreign data") }
-        guard (1...256).contains(threads) else { throw ValidationError("--threads must be between 1 and 256") }
     }
 
     func run() throws {
@@ -72,7 +65,7 @@ struct Edit: ParsableCommand {
             for line in report.lines { print(line) }
             let added = recipes.count + stages.count
             print("wrote \(sidecar.path) (\(sidecar.checked.stages.count) layer\(sidecar.checked.stages.count == 1 ? "" : "s")\(added > 0 ? ", \(added) added" : ""))")
-            if !noRender { try LifecycleCommand.renderCurrent(sidecar, asset: asset, current: current, threads: threads) }
+            if !current.noRender { try LifecycleCommand.renderCurrent(sidecar, asset: asset, current: current) }
         }
     }
 }
@@ -91,12 +84,12 @@ enum LifecycleCommand {
         }
     }
 
-    static func renderCurrent(_ sidecar: Sidecar, asset: Asset, current: CurrentVersionOptions, threads: Int) throws {
+    static func renderCurrent(_ sidecar: Sidecar, asset: Asset, current: CurrentVersionOptions) throws {
         let output = current.path(for: asset.photo)
         var options = SidecarRender.Options()
         options.size = current.size
         options.quality = current.quality
-        options.threads = threads
+        options.threads = current.threads
         let source = try SidecarRender.render(sidecar, asset: asset, to: output, options: options)
         print("rendered \(output) (from \(source == asset.photo ? "the original" : "frozen base pixels \(source)"))")
     }

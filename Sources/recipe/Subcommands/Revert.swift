@@ -36,13 +36,7 @@ struct Revert: ParsableCommand {
     @Flag(help: "Remove every layer: the current version becomes the original.")
     var all = false
 
-    @Flag(help: "Write the sidecar only; do not render the current version.")
-    var noRender = false
-
     @OptionGroup var current: CurrentVersionOptions
-
-    @Option(help: ArgumentHelp("Threads to render with (default: the cores).", valueName: "n"))
-    var threads: Int = RenderJob.defaultThreads
 
     func validate() throws {
         let chosen = [stage != nil, base, all].filter { $0 }.count
@@ -78,7 +72,7 @@ struct Revert: ParsableCommand {
             }
             try sidecar.save()
             print("wrote \(sidecar.path)")
-            if !noRender { try LifecycleCommand.renderCurrent(sidecar, asset: asset, current: current, threads: threads) }
+            if !current.noRender { try LifecycleCommand.renderCurrent(sidecar, asset: asset, current: current) }
         }
     }
 }
