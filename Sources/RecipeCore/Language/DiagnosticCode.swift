@@ -38,6 +38,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case invalidMask = "R222"
     case invalidParamDeclaration = "R223"
     case sizeMismatch = "R224"
+    case unresolvedConflict = "R225"
 
     // R3xx: warnings
     case olderVersion = "R300"
@@ -85,6 +86,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
         case .invalidMask: "malformed mask"
         case .invalidParamDeclaration: "malformed param declaration"
         case .sizeMismatch: "inputs of different sizes"
+        case .unresolvedConflict: "unresolved merge conflict"
         case .olderVersion: "older format version"
         case .unusedParam: "param never used"
         case .unusedStage: "stage output never used"

@@ -22,6 +22,13 @@ public struct CheckedRecipe: Sendable {
         /// Its node in the graph (nil when disabled or broken).
         public var node: FilterGraph.NodeID?
         public var range: SourceRange
+        /// The op's checked parameters, defaults filled in (also for a disabled stage; empty when
+        /// the op is unknown). `recipe diff` and `merge-file` compare stages by these.
+        public var params = ParamSet()
+        /// Which parameters come from a knob: parameter → knob name.
+        public var bindings: [String: String] = [:]
+        /// The checked mask, if the stage has one.
+        public var mask: FilterGraph.Mask?
     }
 
     public var file: SourceFile
