@@ -251,37 +251,9 @@ public enum RecipePrinter {
         }
 
         /// Canonical text of any value: numbers shortest, strings plain when safe, flow collections.
-        func genericText(_ node: YAMLNode) -> String {
-            switch node.content {
-            case .scalar(let s, let style):
-                if style == .plain {
-                    if node.isNull { return "null" }
-                    if let v = Double(s), v.isFinite, YAMLText.looksNumeric(s), !s.contains(":") { return NumberFormatting.shortest(v) }
-                    if s == "true" || s == "false" { return s }
-                    return YAMLText.isPlainSafe(s) || s.hasPrefix("$") ? s : YAMLText.quoted(s)
-                }
-                return YAMLText.string(s)
-            case .sequence(let items):
-                return "[" + items.map(genericText).joined(separator: ", ") + "]"
-            case .mapping(let pairs):
-                return "{" + pairs.map { "\(genericText($0.key)): \(genericText($0.value))" }.joined(separator: ", ") + "}"
-            }
-        }
+        func genericText(_ node: YAMLNode) -> String { YAMLText.canonical(node) }
 
-        /// The last source line a value occupies (block collections end where their last child does).
-        func lastLine(_ node: YAMLNode) -> Int {
-            switch node.content {
-            case .scalar(_, let style):
-                if style == .literal || style == .folded { return max(node.range.start.line, node.range.end.line - 1) }
-                return node.range.end.line
-            case .sequence(let items):
-                if node.flow || items.isEmpty { return node.range.end.line }
-                return items.map(lastLine).max() ?? node.range.start.line
-            case .mapping(let pairs):
-                if node.flow || pairs.isEmpty { return node.range.end.line }
-                return pairs.map { lastLine($0.value) }.max() ?? node.range.start.line
-            }
-        }
+        func lastLine(_ node: YAMLNode) -> Int { node.lastLine }
 
         // MARK: comments
 

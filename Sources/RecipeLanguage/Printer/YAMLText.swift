@@ -61,6 +61,30 @@ enum YAMLText {
         return out
     }
 
+    /// Canonical text of any value, in flow style: numbers in their shortest form, strings plain
+    /// when safe, collections as `[…]` and `{…}`. Two values that read back the same have the same
+    /// text, so `recipe fmt` writes it and `recipe diff` compares by it.
+    ///
+    /// ```yaml
+    /// {ev: 0.30, list: [ 1.0 , "a"]}    →    {ev: 0.3, list: [1, a]}
+    /// ```
+    static func canonical(_ node: YAMLNode) -> String {
+        switch node.content {
+        case .scalar(let s, let style):
+            if style == .plain {
+                if node.isNull { return "null" }
+                if let v = Double(s), v.isFinite, looksNumeric(s), !s.contains(":") { return NumberFormatting.shortest(v) }
+                if s == "true" || s == "false" { return s }
+                return isPlainSafe(s) || s.hasPrefix("$") ? s : quoted(s)
+            }
+            return string(s)
+        case .sequence(let items):
+            return "[" + items.map(canonical).joined(separator: ", ") + "]"
+        case .mapping(let pairs):
+            return "{" + pairs.map { "\(canonical($0.key)): \(canonical($0.value))" }.joined(separator: ", ") + "}"
+        }
+    }
+
     static let reservedWords: Set<String> = [
         "true", "false", "True", "False", "TRUE", "FALSE", "yes", "no", "Yes", "No", "YES", "NO",
         "on", "off", "On", "Off", "ON", "OFF", "y", "n", "Y", "N", "null", "Null", "NULL", "~",

@@ -24,6 +24,13 @@ public struct CheckedRecipe: Sendable {
         public var range: SourceRange
         /// The frozen base layer this stage holds (`op` is then "base").
         public var base: FrozenBase?
+        /// The op's checked parameters, defaults filled in (also for a disabled stage; empty when
+        /// the op is unknown). `recipe diff` and `merge-file` compare stages by these.
+        public var params = ParamSet()
+        /// Which parameters come from a knob: parameter → knob name.
+        public var bindings: [String: String] = [:]
+        /// The checked mask, if the stage has one.
+        public var mask: FilterGraph.Mask?
     }
 
     public var file: SourceFile

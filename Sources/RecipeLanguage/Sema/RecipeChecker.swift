@@ -104,6 +104,12 @@ struct Checker {
             }
             return
         }
+        // A file `recipe merge-file` left with conflicts means nothing until they are resolved.
+        let conflicts = ConflictMarker.diagnostics(in: root, file: file.path)
+        guard conflicts.isEmpty else {
+            result.diagnostics += conflicts
+            return
+        }
         guard let pairs = root.mapping else {
             error(.wrongType, "a recipe is a mapping with `format`, `version` and `stages`, not \(root.kindDescription)", root.range)
             return
@@ -309,7 +315,8 @@ struct Checker {
         var draft = StageDraft(index: index, range: node.range)
         defer {
             result.stages.append(CheckedRecipe.Stage(index: index, id: draft.id, op: draft.base != nil ? "base" : draft.op?.name,
-                                                     enabled: draft.enabled, node: nil, range: node.range, base: draft.base))
+                                                     enabled: draft.enabled, node: nil, range: node.range, base: draft.base,
+                                                     params: draft.params, bindings: draft.bindings, mask: draft.mask))
         }
         guard let pairs = node.mapping else {
             var notes: [Diagnostic.Note] = [.init("a stage is a mapping with one operation, for example `- exposure: 0.3`")]

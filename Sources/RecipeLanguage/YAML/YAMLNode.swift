@@ -76,6 +76,22 @@ public struct YAMLNode: Sendable, Hashable {
         }
     }
 
+    /// The last source line this value occupies: a block collection ends where its last child
+    /// does (its range runs on to the next token), a block scalar before its final line break.
+    public var lastLine: Int {
+        switch content {
+        case .scalar(_, let style):
+            if style == .literal || style == .folded { return max(range.start.line, range.end.line - 1) }
+            return range.end.line
+        case .sequence(let items):
+            if flow || items.isEmpty { return range.end.line }
+            return items.map(\.lastLine).max() ?? range.start.line
+        case .mapping(let pairs):
+            if flow || pairs.isEmpty { return range.end.line }
+            return pairs.map(\.value.lastLine).max() ?? range.start.line
+        }
+    }
+
     /// Number of nodes in this subtree (the alias budget counts them).
     var nodeCount: Int {
         switch content {

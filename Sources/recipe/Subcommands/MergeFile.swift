@@ -1,0 +1,62 @@
+import ArgumentParser
+import RecipeCore
+import RecipeLanguage
+
+struct MergeFile: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge-file",
+        abstract: "Merge two edits of a recipe three-way, stage by stage and parameter by parameter.",
+        discussion: """
+        BASE is the common ancestor, OURS and THEIRS the two edits. The result replaces OURS (as \
+        `git merge-file` does; -p prints it instead), in the canonical form. A change made on one \
+        side is taken, the same change on both sides once; stages both sides added are both kept. \
+        A value changed differently on both sides, or a stage deleted on one side and changed on \
+        the other, is written as `{conflict: {ours: …, theirs: …, base: …}}` in its place (still \
+        valid YAML; `recipe check` reports it as R225 until it is resolved). Exit status: 0 for a \
+        clean merge, 1 when conflicts are left, 2 for usage errors and files that cannot be read or \
+        are not valid recipes (OURS is then left as it was).
+
+        As git's merge driver: `git config merge.recipe.driver 'recipe merge-file %O %A %B'` with \
+        `*.recipe.yaml merge=recipe` in .gitattributes.
+        """)
+
+    @Flag(name: [.customShort("p"), .customLong("stdout")], help: "Print the result instead of writing it into OURS.")
+    var toStdout = false
+
+    @Argument(help: "The common ancestor.")
+    var base: String
+
+    @Argument(help: "Our version; the result is written here.")
+    var ours: String
+
+    @Argument(help: "Their version.")
+    var theirs: String
+
+    func run() throws {
+        let documents: [RecipeDocument]
+        do {
+            documents = try [base, ours, theirs].map { path throws(RecipeDocument.Failure) in try RecipeDocument.load(path: path, canonical: true) }
+        } catch {
+            Diff.report(error)
+            throw CommandFailure(exitCode: 2)
+        }
+        let merge = RecipeMerge(base: documents[0], ours: documents[1], theirs: documents[2])
+        if toStdout {
+            print(merge.text, terminator: "")
+        } else {
+            try TextOutput.replace(ours, with: merge.text)
+        }
+        for note in merge.notes { Console.warning(note) }
+        if !merge.conflicts.isEmpty {
+            let n = merge.conflicts.count
+            Console.error("\(ours): \(n) conflict\(n == 1 ? "" : "s") marked with `conflict:` (resolve, then `recipe check`):")
+            for line in merge.conflicts { Console.printError("  " + line) }
+        }
+        if !merge.problems.isEmpty {
+            Console.error("\(ours): each side checks, but the merge does not:")
+            let source = SourceFile(path: ours, text: merge.text)
+            for d in merge.problems { Console.printError(DiagnosticPrinter.render(d, source: source)) }
+        }
+        if !merge.isClean { throw CommandFailure(exitCode: 1) }
+    }
+}
