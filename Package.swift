@@ -47,10 +47,15 @@ let package = Package(
         .target(
             name: "RecipeHistory",
             dependencies: ["RecipeCore", "RecipeLanguage", "RecipeCodecs", .product(name: "Crypto", package: "swift-crypto")]),
+        // Batches: walking folders, output names, shards, the manifest and what is up to date.
+        .target(
+            name: "RecipeBatch",
+            dependencies: ["RecipeCore", "RecipeHistory", .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(
             name: "recipe",
             dependencies: [
                 "RecipeCore", "RecipeKernels", "RecipeCodecs", "RecipeRender", "RecipeOps", "RecipeLanguage", "RecipeOptimizer", "RecipeHistory",
+                "RecipeBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -73,7 +78,8 @@ let package = Package(
             name: "RecipeLanguageTests", dependencies: ["RecipeLanguage", "RecipeOps", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "RecipeHistoryTests", dependencies: ["RecipeHistory", "RecipeLanguage", "TestSupport"]),
-        .testTarget(name: "recipeTests", dependencies: ["RecipeCodecs", "RecipeLanguage", "RecipeHistory", "TestSupport"]),
+        .testTarget(name: "RecipeBatchTests", dependencies: ["RecipeBatch", "TestSupport"]),
+        .testTarget(name: "recipeTests", dependencies: ["RecipeCodecs", "RecipeLanguage", "RecipeHistory", "RecipeBatch", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -216,10 +216,10 @@ final class StripChannel: @unchecked Sendable {
 
 /// A joinable POSIX thread running a closure (Foundation's Thread is avoided to keep the binary's
 /// resident memory small).
-final class WorkerThread {
+public final class WorkerThread {
     private var thread = pthread_t()
 
-    init(_ body: @escaping @Sendable () -> Void) {
+    public init(_ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         let rc = pthread_create(&thread, nil, { raw in
             let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
@@ -229,7 +229,7 @@ final class WorkerThread {
         precondition(rc == 0, "pthread_create failed: \(rc)")
     }
 
-    func join() { pthread_join(thread, nil) }
+    public func join() { pthread_join(thread, nil) }
 
     private final class Box {
         let body: @Sendable () -> Void

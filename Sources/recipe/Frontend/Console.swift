@@ -13,8 +13,8 @@ enum Console {
 
     static func warnings(_ list: [ImageWarning]) { list.forEach { warning($0.description) } }
 
-    static func printError(_ text: String) {
-        let line = text.hasSuffix("\n") ? text : text + "\n"
+    static func printError(_ text: String, newline: Bool = true) {
+        let line = !newline || text.hasSuffix("\n") ? text : text + "\n"
         _ = line.withCString { write(2, $0, strlen($0)) }
     }
 }

@@ -54,31 +54,35 @@ enum RecipePlanning {
         }
         do {
             let (plan, _) = try Planner.plan(graph, fuse: fuse, scale: scale, readFile: fileReader(for: recipe))
-            // Consecutive point passes share one stage (the unfused plan has many); barriers stand alone.
-            // (Programs are built once the grouping is known: only a lone program runs on 8-bit
-            // rows and needs its tables.)
-            var group: [ExecutionPlan.Pass] = []
-            var stages: [RenderStage] = []
-            func flush() {
-                guard !group.isEmpty else { return }
-                stages.append(.point(group.map { PointProgram(steps: $0.steps.map(\.kernel), tables: group.count == 1) }))
-                group = []
-            }
-            for pass in plan.passes {
-                guard let barrier = pass.barrier else {
-                    group.append(pass)
-                    continue
-                }
-                flush()
-                stages.append(.barrier(barrier))
-            }
-            flush()
-            return PlannedRender(stages: stages, sourceSize: upright == nil ? nil : plan.sourceSize.map { ($0.width, $0.height) })
+            return PlannedRender(stages: stages(of: plan), sourceSize: upright == nil ? nil : plan.sourceSize.map { ($0.width, $0.height) })
         } catch {
             let position = error.range.map { "\($0.file):\($0.start.line):\($0.start.column): " } ?? "\(recipe): "
             Console.printError(position + "error: " + error.message)
             throw CommandFailure(exitCode: 1)
         }
+    }
+
+    /// The render stages of a plan: consecutive point passes share one stage (the unfused plan
+    /// has many); barriers stand alone. (Programs are built once the grouping is known: only a
+    /// lone program runs on 8-bit rows and needs its tables.)
+    static func stages(of plan: ExecutionPlan) -> [RenderStage] {
+        var group: [ExecutionPlan.Pass] = []
+        var stages: [RenderStage] = []
+        func flush() {
+            guard !group.isEmpty else { return }
+            stages.append(.point(group.map { PointProgram(steps: $0.steps.map(\.kernel), tables: group.count == 1) }))
+            group = []
+        }
+        for pass in plan.passes {
+            guard let barrier = pass.barrier else {
+                group.append(pass)
+                continue
+            }
+            flush()
+            stages.append(.barrier(barrier))
+        }
+        flush()
+        return stages
     }
 
     /// Reads files a recipe names (LUTs), relative to the recipe's folder. The checker has

@@ -57,20 +57,8 @@ struct Render: ParsableCommand {
     @Option(help: "full, display (long edge \(RenderSize.displayLongEdge) px) or a long edge in pixels.")
     var size: RenderSize = .full
 
-    @Option(help: "JPEG quality, 1-100.")
-    var quality: Int = 90
-
-    @Option(help: "JPEG chroma subsampling: 420, 422 or 444.")
-    var subsampling: JPEGOptions.Subsampling = .s420
-
-    @Flag(help: "Write a progressive JPEG.")
-    var progressive = false
-
-    @Flag(help: "Optimize JPEG Huffman tables (smaller, slower).")
-    var optimize = false
-
-    @Option(help: "PNG zlib compression level, 0-9.")
-    var pngCompression: Int = 6
+    @OptionGroup(title: "Encoding")
+    var encoding: EncodingOptions
 
     @Flag(help: "Render what can be decoded from a truncated or damaged photo, with a warning.")
     var allowDamaged = false
@@ -85,8 +73,6 @@ struct Render: ParsableCommand {
     var singleThread = false
 
     func validate() throws {
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
-        guard (0...9).contains(pngCompression) else { throw ValidationError("--png-compression must be between 0 and 9") }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
         guard (1...256).contains(threads) else { throw ValidationError("--threads must be between 1 and 256") }
     }
@@ -103,8 +89,8 @@ struct Render: ParsableCommand {
         }
         var job = RenderJob(input: photo, output: output, size: size)
         job.decode = DecodeOptions(maxPixels: maxPixels, allowDamaged: allowDamaged)
-        job.jpeg = JPEGOptions(quality: quality, subsampling: subsampling, progressive: progressive, optimizeCoding: optimize)
-        job.png = PNGOptions(compressionLevel: pngCompression)
+        job.jpeg = encoding.jpeg
+        job.png = encoding.png
         job.threads = singleThread ? 1 : threads
         if let recipe {
             let render = try RecipePlanning.render(recipe: recipe, photo: photo, size: size, overrides: try parseOverrides(overrides), fuse: !noFuse)
@@ -128,7 +114,7 @@ struct Render: ParsableCommand {
             let path = CurrentVersionOptions.path(for: photo, output: output, outputDir: outputDir)
             var options = SidecarRender.Options()
             options.size = size
-            options.quality = quality
+            options.quality = encoding.quality
             options.threads = singleThread ? 1 : threads
             options.fuse = !noFuse
             options.allowDamaged = allowDamaged

@@ -1,0 +1,374 @@
+import RecipeBatch
+import RecipeCodecs
+import RecipeCore
+import RecipeHistory
+import RecipeLanguage
+import RecipeRender
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One `recipe apply`: walk the inputs, name each output, keep this shard's, decide from the
+/// manifest what is up to date, render the rest on `jobs` threads, and report each photo as it
+/// finishes (a progress bar, plain lines or JSON records) and a summary at the end.
+///
+/// Work is split in two: the main thread decides everything that needs no file read (almost every
+/// photo of a re-run), the workers hash what changed and render. Each finished output is appended
+/// to the manifest at once, so a killed batch loses at most the photos being rendered.
+struct BatchRun {
+    var outputFolder: String
+    var template: NameTemplate
+    var chain = RecipeChain(links: [])
+    var recipeLabel = ""
+    var walk = PhotoWalk(include: [], exclude: [])
+    var paths: [String] = []
+    var format: OutputFormatChoice = .same
+    var size: RenderSize = .full
+    var decode = DecodeOptions()
+    var jpeg = JPEGOptions()
+    var png = PNGOptions()
+    var fuse = true
+    var withSidecars = false
+    var onlyEdited = false
+    var force = false
+    var dryRun = false
+    var jobs = RenderJob.defaultThreads
+    var shard: Shard?
+    var json = false
+    var progress: ProgressMode = .auto
+
+    static var engine: String { "recipe \(RecipeVersion.string)" }
+
+    init(outputFolder: String, template: NameTemplate) {
+        self.outputFolder = outputFolder.count > 1 && outputFolder.hasSuffix("/") ? String(outputFolder.dropLast()) : outputFolder
+        self.template = template
+    }
+
+    /// One photo's way through the batch.
+    struct Item: Sendable {
+        var photo: PhotoFile
+        /// Below the output folder.
+        var output: String
+        var outputPath: String
+        var recipeSHA256: String
+        /// The manifest's record of the output, if any.
+        var record: Manifest.Record?
+        var sidecar: Sidecar?
+        var decision: Freshness.Decision?
+        var sourceSHA256: String?
+        /// Set when the photo cannot be rendered at all (a name clash, a broken sidecar).
+        var problem: String?
+    }
+
+    /// What happened to one photo.
+    struct Outcome: Sendable {
+        enum Status: String, Sendable { case rendered, skipped, failed }
+        var status: Status
+        var item: Item
+        var reason: String
+        var error: String?
+        var warnings: [String] = []
+        var seconds: Double = 0
+        var record: Manifest.Record?
+    }
+
+    /// Returns whether any photo failed.
+    func run() throws -> Bool {
+        let started = FileStat.now()
+        var walk = self.walk
+        walk.skipFolders = [outputFolder]
+        if let out = InputFile.identity(outputFolder), paths.contains(where: { InputFile.identity($0).map { $0 == out } ?? false }) {
+            Console.error("\(outputFolder): the output folder is an input folder; choose another (outputs beside the originals would be walked as photos next time)")
+            throw CommandFailure(exitCode: 2)
+        }
+        let (photos, problems) = walk.expand(paths)
+        let missing = problems.filter { p in paths.contains(p.path) }
+        for p in missing { Console.error("\(p.path): \(p.message)") }
+        if !missing.isEmpty { throw CommandFailure(exitCode: 2) }
+
+        var manifest: Manifest
+        do { manifest = try Manifest.load(folder: outputFolder) } catch let e as HistoryError {
+            Console.error(e.description)
+            throw CommandFailure(exitCode: 2)
+        }
+        for (file, count) in manifest.unreadable.sorted(by: { $0.key < $1.key }) {
+            Console.warning("\(Paths.join(outputFolder, file)): \(count) line\(count == 1 ? "" : "s") not readable as records (a batch killed mid-write?); those outputs are rendered again")
+        }
+
+        let items = plan(photos)
+        var report = BatchReport(json: json, mode: resolvedProgress, total: items.count, dryRun: dryRun)
+        for problem in problems where !paths.contains(problem.path) {
+            report.failures.append("\(problem.path): \(problem.message)")
+        }
+
+        // Decide what needs no file read here; the rest (and every render) goes to the workers.
+        let freshness = Freshness(engine: Self.engine, force: force)
+        var work: [Item] = []
+        for var item in items {
+            if let problem = item.problem {
+                report.finish(Outcome(status: .failed, item: item, reason: "cannot be rendered", error: problem))
+                continue
+            }
+            item.record = manifest.records[item.output]
+            let (decision, digest) = freshness.decide(item.photo, output: item.outputPath, record: item.record,
+                                                      recipeSHA256: item.recipeSHA256, mayHash: dryRun)
+            item.decision = decision
+            item.sourceSHA256 = digest
+            if let decision, !decision.renders {
+                report.finish(Outcome(status: .skipped, item: item, reason: decision.reason))
+            } else if dryRun, let decision {
+                report.finish(Outcome(status: .rendered, item: item, reason: decision.reason))
+            } else {
+                work.append(item)
+            }
+        }
+        if dryRun {
+            report.summary(seconds: Double(FileStat.now() - started) / 1e9)
+            return !report.failures.isEmpty
+        }
+
+        var writer: ManifestWriter?
+        if !work.isEmpty {
+            do {
+                try Paths.makeFolders(outputFolder)
+                writer = try ManifestWriter(path: Paths.join(outputFolder, Manifest.fileName(shard: shard)))
+            } catch let e as HistoryError {
+                Console.error(e.description)
+                throw CommandFailure(exitCode: 2)
+            }
+        }
+        var written: [Manifest.Record] = []
+        let queue = BatchQueue(work)
+        let threadsPerJob = max(1, RenderJob.defaultThreads / jobs)
+        let context = RenderContext(chain: chain, size: size, decode: decode, jpeg: jpeg, png: png, fuse: fuse,
+                                    threads: threadsPerJob, freshness: freshness, engine: Self.engine)
+        let workers = (0..<min(jobs, work.count)).map { _ in
+            WorkerThread {
+                while let item = queue.next() { queue.finish(context.process(item)) }
+            }
+        }
+        while let outcome = queue.waitForOutcome() {
+            if let record = outcome.record {
+                do { try writer?.append(record) } catch {
+                    Console.error("\(error)")
+                }
+                written.append(record)
+            }
+            report.finish(outcome)
+        }
+        for worker in workers { worker.join() }
+        report.endProgress()
+        compact(manifest, written: written)
+        report.summary(seconds: Double(FileStat.now() - started) / 1e9)
+        return !report.failures.isEmpty
+    }
+
+    var resolvedProgress: ProgressMode {
+        switch progress {
+        case .auto:
+            if isatty(2) != 0 { return .bar }
+            return json ? .none : .lines
+        default: return progress
+        }
+    }
+
+    /// Names every photo's output, keeps this shard's, finds name clashes and (with
+    /// `--with-sidecars`) reads each photo's sidecar.
+    func plan(_ photos: [PhotoFile]) -> [Item] {
+        let settingsKey = "engine-settings\nformat \(format.rawValue)\nsize \(size)\nquality \(jpeg.quality)\nsubsampling \(jpeg.subsampling)\n"
+            + "progressive \(jpeg.progressive)\noptimize \(jpeg.optimizeCoding)\npng \(png.compressionLevel)\n"
+            + "damaged \(decode.allowDamaged)\nmax-pixels \(decode.maxPixels)\nfuse \(fuse)\n"
+        let baseKey = settingsKey + chain.key
+        let baseSHA = ContentHash.bytes(Array(baseKey.utf8))
+        var items: [Item] = []
+        var byOutput: [String: [Int]] = [:]
+        for photo in photos {
+            let sidecarPath = Sidecar.path(forPhoto: photo.path)
+            let edited = Paths.isFile(sidecarPath)
+            if onlyEdited, !edited { continue }
+            let ext: String? = switch format {
+            case .same: nil
+            case .jpeg: "jpg"
+            case .png: "png"
+            }
+            guard let output = template.path(for: photo.relative, ext: ext, recipe: recipeLabel) else {
+                items.append(Item(photo: photo, output: photo.relative, outputPath: "", recipeSHA256: baseSHA,
+                                  problem: "the name template `\(template.template)` takes it outside the output folder"))
+                continue
+            }
+            if let shard, !shard.contains(output) { continue }
+            var item = Item(photo: photo, output: output, outputPath: Paths.join(outputFolder, output), recipeSHA256: baseSHA)
+            if withSidecars, edited {
+                do {
+                    let sidecar = try Sidecar.load(sidecarPath)
+                    if sidecar.checked.isForeign {
+                        item.problem = "\(sidecarPath): foreign adjustment data; `recipe edit \(photo.path) --rendered FILE` keeps it as a frozen base"
+                    } else if sidecar.checked.hasErrors || RecipePrinter.format(sidecar.checked) == nil {
+                        let first = sidecar.checked.diagnostics.first { $0.severity == .error }
+                        item.problem = "\(sidecarPath): not a valid recipe: " + (first?.message ?? "it has errors")
+                    } else {
+                        item.sidecar = sidecar
+                        item.recipeSHA256 = ContentHash.bytes(Array((baseKey + "sidecar\n" + RecipePrinter.format(sidecar.checked)!).utf8))
+                    }
+                } catch {
+                    item.problem = "\(error)"
+                }
+            }
+            byOutput[output, default: []].append(items.count)
+            items.append(item)
+        }
+        for (output, indices) in byOutput where indices.count > 1 {
+            let sources = indices.map { items[$0].photo.path }
+            for i in indices {
+                let others = sources.filter { $0 != items[i].photo.path }.joined(separator: ", ")
+                items[i].problem = "its output \(output) is also the output of \(others); give --name a template that tells them apart (e.g. {dir}/{name}.{ext})"
+            }
+        }
+        return items
+    }
+
+    /// Rewrites the manifest when this run changed it: the run's own file (a shard's) with its
+    /// newest records, or, without --shard, one file holding every file's records (the merge of
+    /// the shards). Records of outputs that no longer exist are dropped.
+    func compact(_ loaded: Manifest, written: [Manifest.Record]) {
+        let own = Manifest.fileName(shard: shard)
+        let absorbing = shard == nil || shard!.count == 1
+        let others = loaded.files.filter { $0 != own }
+        guard !written.isEmpty || (absorbing && !others.isEmpty) || !loaded.unreadable.isEmpty else { return }
+        do {
+            var merged = absorbing ? loaded : try Manifest.loadFile(folder: outputFolder, name: own)
+            for record in written { merged.add(record) }
+            let kept = merged.records.values.filter { Paths.isFile(Paths.join(outputFolder, $0.output)) }
+            try Paths.writeAtomically(Paths.join(outputFolder, own), Array(Manifest.text(kept).utf8))
+            if absorbing {
+                for name in others { unlink(Paths.join(outputFolder, name)) }
+            }
+        } catch {
+            Console.warning("\(Paths.join(outputFolder, own)): could not be compacted (\(error)); the appended records stand")
+        }
+    }
+}
+
+/// Everything a worker needs to render one photo (shared, read-only).
+struct RenderContext: Sendable {
+    var chain: RecipeChain
+    var size: RenderSize
+    var decode: DecodeOptions
+    var jpeg: JPEGOptions
+    var png: PNGOptions
+    var fuse: Bool
+    var threads: Int
+    var freshness: Freshness
+    var engine: String
+
+    func process(_ item: BatchRun.Item) -> BatchRun.Outcome {
+        var item = item
+        let start = FileStat.now()
+        if item.decision == nil {
+            // The photo's or the output's stat changed: decide by content.
+            let (decision, digest) = freshness.decide(item.photo, output: item.outputPath, record: item.record, recipeSHA256: item.recipeSHA256)
+            item.decision = decision
+            item.sourceSHA256 = digest
+            if let decision, !decision.renders {
+                return BatchRun.Outcome(status: .skipped, item: item, reason: decision.reason, seconds: Double(FileStat.now() - start) / 1e9)
+            }
+        }
+        do {
+            let record = try render(&item)
+            return BatchRun.Outcome(status: .rendered, item: item, reason: item.decision?.reason ?? "changed",
+                                    warnings: record.warnings, seconds: Double(FileStat.now() - start) / 1e9, record: record.record)
+        } catch {
+            var message = Self.message(error)
+            if message.hasPrefix(item.photo.path + ": ") { message.removeFirst(item.photo.path.count + 2) }
+            return BatchRun.Outcome(status: .failed, item: item, reason: item.decision?.reason ?? "changed",
+                                    error: message, seconds: Double(FileStat.now() - start) / 1e9)
+        }
+    }
+
+    static func message(_ error: any Error) -> String {
+        switch error {
+        case let e as ImageError: e.description
+        case let e as HistoryError: e.description
+        case let e as RecipeChain.Failure: e.description
+        default: "\(error)"
+        }
+    }
+
+    func render(_ item: inout BatchRun.Item) throws -> (record: Manifest.Record, warnings: [String]) {
+        let photo = item.photo.path
+        guard let before = FileStat.of(photo) else { throw HistoryError(photo, "is gone or no longer a regular file") }
+        let digest = item.sourceSHA256 != nil && before == item.photo.stat ? item.sourceSHA256! : try ContentHash.file(photo).sha256
+        guard FileStat.of(photo) == before else { throw HistoryError(photo, "changed while it was being read; run again") }
+        var source = photo
+        if let sidecar = item.sidecar {
+            if let bound = sidecar.checked.original, bound.sha256 != digest || bound.size != before.size {
+                throw HistoryError(sidecar.path, "was made for other bytes than \(Paths.name(of: photo))'s (sha256 \(bound.sha256.prefix(12))…, now \(digest.prefix(12))…): not applied; `recipe relink \(photo) --accept` binds it")
+            }
+            source = try Asset(photo: photo).renderSource(sidecar)
+        }
+        let planned = try chain.plan(source: source, sidecar: item.sidecar, size: size, fuse: fuse)
+        var job = RenderJob(input: source, output: item.outputPath, size: size)
+        job.decode = decode
+        job.jpeg = jpeg
+        job.png = png
+        job.threads = threads
+        job.stages = planned.stages
+        job.sourceSize = planned.sourceSize
+        try Paths.makeFolders(Paths.folder(of: item.outputPath))
+        let outcome = try job.run()
+        guard let outputStat = FileStat.of(item.outputPath) else { throw HistoryError(item.outputPath, "vanished right after it was written") }
+        let outputSHA = try ContentHash.file(item.outputPath).sha256
+        let record = Manifest.Record(output: item.output, source: photo, sourceSHA256: digest, sourceStat: before,
+                                     recipeSHA256: item.recipeSHA256, engine: engine, outputSHA256: outputSHA,
+                                     outputStat: outputStat, recorded: FileStat.now())
+        return (record, outcome.warnings.map(\.description))
+    }
+}
+
+/// The work list and the finished outcomes between the workers and the main thread.
+final class BatchQueue: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    private var ready = pthread_cond_t()
+    private var items: [BatchRun.Item]
+    private var nextIndex = 0
+    private var outcomes: [BatchRun.Outcome] = []
+    private var delivered = 0
+
+    init(_ items: [BatchRun.Item]) {
+        self.items = items
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&ready, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(&mutex)
+        pthread_cond_destroy(&ready)
+    }
+
+    func next() -> BatchRun.Item? {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        guard nextIndex < items.count else { return nil }
+        nextIndex += 1
+        return items[nextIndex - 1]
+    }
+
+    func finish(_ outcome: BatchRun.Outcome) {
+        pthread_mutex_lock(&mutex)
+        outcomes.append(outcome)
+        pthread_cond_signal(&ready)
+        pthread_mutex_unlock(&mutex)
+    }
+
+    /// The next finished outcome, waiting for one; nil when every item has been delivered.
+    func waitForOutcome() -> BatchRun.Outcome? {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        while outcomes.isEmpty {
+            if delivered == items.count { return nil }
+            pthread_cond_wait(&ready, &mutex)
+        }
+        delivered += 1
+        return outcomes.removeFirst()
+    }
+}

@@ -1,0 +1,147 @@
+import RecipeCodecs
+import RecipeCore
+import RecipeHistory
+import RecipeKernels
+import RecipeLanguage
+import RecipeOptimizer
+
+/// The recipes `recipe apply` runs on every photo, in order (a base look, then a style): each
+/// recipe's output is the next one's input. Loaded and checked once; planned per photo, since
+/// geometry depends on the photo's size. Planning here never prints: a batch reports a problem
+/// per photo as a record.
+///
+/// ```swift
+/// let chain = try RecipeChain.load(["base.recipe.yaml", "film.recipe.yaml"], overrides: ["grain": "0.2"])
+/// let render = try chain.plan(photo: "IMG_1.jpg", sidecar: nil, size: .full, fuse: true)
+/// ```
+struct RecipeChain: Sendable {
+    struct Link: Sendable {
+        var path: String
+        var text: String
+        /// `--set` values for the params this recipe declares.
+        var overrides: [String: String]
+        /// What identifies the link's meaning: its canonical text, the files it reads (by
+        /// content) and its param values.
+        var key: String
+    }
+
+    var links: [Link]
+
+    /// A problem with one photo (not with the batch).
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Checks every recipe; prints each diagnostic and throws `CommandFailure(2)` when one has
+    /// errors, is foreign, or when a `--set` names a param no recipe declares.
+    static func load(_ paths: [String], overrides: [String: String]) throws -> RecipeChain {
+        var links: [Link] = []
+        var declared = Set<String>()
+        var broken = false
+        for path in paths {
+            let checked = RecipeChecker.load(path: path)
+            let names = Set(checked.knobs.map(\.name))
+            declared.formUnion(names)
+            let mine = overrides.filter { names.contains($0.key) }
+            // Checked again with its overrides: a bad value is this recipe's error.
+            let final = mine.isEmpty ? checked : RecipeChecker.check(checked.file, options: { var o = CheckOptions(); o.overrides = mine; return o }())
+            for d in final.diagnostics { Console.printError(DiagnosticPrinter.render(d, source: final.file)) }
+            if final.isForeign { Console.error("\(path): foreign adjustment data, not a recipe this build can apply") }
+            guard !final.hasErrors, !final.isForeign, final.graph != nil, let canonical = RecipePrinter.format(checked) else {
+                broken = true
+                continue
+            }
+            if final.stages.contains(where: { $0.base != nil }) {
+                Console.error("\(path): has frozen base layers of one photo's history; apply it with `recipe render` to that photo")
+                broken = true
+                continue
+            }
+            var key = "recipe\n" + canonical + "files\n"
+            for file in Self.referencedFiles(final) {
+                let resolved = file.hasPrefix("/") ? file : Paths.join(Paths.folder(of: path), file)
+                let digest = (try? ContentHash.file(resolved).sha256) ?? "missing"
+                key += "\(file) \(digest)\n"
+            }
+            key += "set\n" + mine.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.trimmingSpaces())\n" }.joined()
+            links.append(Link(path: path, text: String(decoding: checked.file.bytes, as: UTF8.self), overrides: mine, key: key))
+        }
+        let unknown = overrides.keys.filter { !declared.contains($0) }.sorted()
+        for name in unknown { Console.error("--set \(name): no recipe given declares a param `\(name)`") }
+        if broken || !unknown.isEmpty { throw CommandFailure(exitCode: 2) }
+        return RecipeChain(links: links)
+    }
+
+    /// The files (LUTs) a recipe's stages name, as written.
+    static func referencedFiles(_ checked: CheckedRecipe) -> [String] {
+        var files: [String] = []
+        for stage in checked.stages {
+            for name in stage.params.names {
+                if case .file(let f)? = stage.params[name], !files.contains(f) { files.append(f) }
+            }
+        }
+        return files
+    }
+
+    /// The key of everything the chain means, for the manifest (the sidecar's canonical text
+    /// joins it per photo).
+    var key: String { links.map(\.key).joined(separator: "next\n") }
+
+    /// The render of `source` (the photo, or a sidecar's frozen base pixels): the sidecar's
+    /// stages first when given, then each recipe, planned together so that a display size scales
+    /// the whole chain to the final output.
+    func plan(source: String, sidecar: Sidecar?, size: RenderSize, fuse: Bool) throws(Failure) -> PlannedRender {
+        guard let decoder = try? ImageDecoders.open(source) else {
+            // The render itself reports why the photo cannot be read.
+            return PlannedRender(stages: [], sourceSize: nil)
+        }
+        let upright = decoder.info.uprightSize
+        var current = CanvasSize(width: upright.width, height: upright.height)
+        var parts: [(graph: FilterGraph, recipe: String)] = []
+        var steps: [(path: String, text: String, overrides: [String: String], maxBytes: Int?)] = []
+        if let sidecar { steps.append((sidecar.path, sidecar.text, [:], Sidecar.maxBytes)) }
+        steps += links.map { ($0.path, $0.text, $0.overrides, nil) }
+        for step in steps {
+            var options = CheckOptions()
+            options.overrides = step.overrides
+            options.sourceSize = current
+            if let max = step.maxBytes { options.limits.maxBytes = max }
+            let checked = RecipeChecker.check(SourceFile(path: step.path, text: step.text), options: options)
+            guard let graph = checked.graph, !checked.hasErrors else {
+                let first = checked.diagnostics.first { $0.severity == .error }
+                let position = first?.range.map { "\($0.file):\($0.start.line):\($0.start.column): " } ?? "\(step.path): "
+                throw Failure(description: position + (first?.message ?? "cannot be applied") + " (for a \(current.width)×\(current.height) photo)")
+            }
+            parts.append((graph, step.path))
+            current = graph.nodes[graph.output].size
+        }
+        let target = size.target(width: current.width, height: current.height)
+        let scale = Double(max(target.width, target.height)) / Double(max(1, max(current.width, current.height)))
+        var stages: [RenderStage] = []
+        var sourceSize: CanvasSize?
+        var previous: CanvasSize?
+        for part in parts {
+            let plan: ExecutionPlan
+            do {
+                plan = try Planner.plan(part.graph, fuse: fuse, scale: scale, readFile: RecipePlanning.fileReader(for: part.recipe)).0
+            } catch {
+                let position = error.range.map { "\($0.file):\($0.start.line):\($0.start.column): " } ?? "\(part.recipe): "
+                throw Failure(description: position + error.message)
+            }
+            if let previous, let start = plan.sourceSize, start != previous {
+                // Each recipe's plan rounds its scaled canvas on its own; a pixel of difference
+                // at the joint is bridged exactly like a display decode is.
+                stages.append(.barrier(.geometric(.resize(width: start.width, height: start.height, kernel: .lanczos3), origin: "chain")))
+            }
+            if sourceSize == nil { sourceSize = plan.sourceSize }
+            stages += RecipePlanning.stages(of: plan)
+            previous = plan.outputSize
+        }
+        return PlannedRender(stages: stages, sourceSize: sourceSize.map { ($0.width, $0.height) })
+    }
+}
+
+extension String {
+    fileprivate func trimmingSpaces() -> String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}
