@@ -18,6 +18,15 @@ public struct Sidecar: Sendable {
     /// Sidecars may carry embedded foreign data, so they may be larger than a hand-written recipe.
     public static let maxBytes = 16 << 20
 
+    /// Whether a file name is a photo's sidecar (`IMG_0001.JPG.recipe.yaml`): a recipe name whose
+    /// stem is a photo's file name. `recipe check` reads those with the sidecar limit.
+    public static func isSidecarName(_ path: String) -> Bool {
+        let name = Paths.name(of: path).lowercased()
+        guard name.hasSuffix(".recipe.yaml") else { return false }
+        let photo = name.dropLast(".recipe.yaml".count)
+        return [".jpg", ".jpeg", ".png"].contains { photo.hasSuffix($0) && photo.count > $0.count }
+    }
+
     public let path: String
     /// The canonical text.
     public private(set) var text: String

@@ -19,28 +19,11 @@ enum RecipeRenderSheetSize {
 }
 
 @Suite("edit lifecycle: sidecars, frozen bases, revert")
-struct LifecycleTests {
-    func recipe(_ args: [String]) throws -> ToolResult { try ExternalTool.run(TestPaths.recipeBinary, args) }
-
-    func ok(_ args: [String]) throws -> String {
-        let r = try recipe(args)
-        #expect(r.status == 0, "recipe \(args.joined(separator: " ")): \(r.stderr)")
-        return String(decoding: r.stdout, as: UTF8.self)
-    }
+struct LifecycleTests: CLITest {
 
     /// 8-bit samples of a PNG or JPEG, through our decoder.
-    func pixels(_ path: String) throws -> [UInt8] {
-        let d = try ImageDecoders.open(path)
-        try d.start(scaleDenominator: 1)
-        let strip = PixelBuffer(width: d.width, rowCapacity: 32, format: d.format)
-        var out: [UInt8] = []
-        while try d.readRows(into: strip) > 0 {
-            for r in 0..<strip.rowCount { out += strip.samples(r, as: UInt8.self) }
-        }
-        return out
-    }
+    func pixels(_ path: String) throws -> [UInt8] { try decodedPixels(path) }
 
-    func write(_ text: String, _ path: String) throws { try text.write(toFile: path, atomically: true, encoding: .utf8) }
 
     func recipeText(_ stages: [String]) -> String {
         "format: dev.recipe.edit\nversion: 1.1\nstages:\n" + (stages.isEmpty ? "  []\n" : stages.map { "  - \($0)\n" }.joined())
@@ -359,5 +342,26 @@ struct LifecycleTests {
         _ = try ok(["render", photo])
         #expect(try pixels(dir + "/big.edited.jpg").count == 1800 * 1200 * 3)
         #expect(try ContentHash.file(photo).sha256 == original.sha256)
+    }
+}
+
+@Suite("recipe check on sidecars")
+struct SidecarCheckTests {
+    @Test("a file named like a sidecar gets the 16 MiB sidecar limit; a hand-written recipe keeps 1 MiB")
+    func limits() throws {
+        let dir = TestPaths.temporaryDirectory("sidecar-limit").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let padding = String(repeating: "# embedded data stands in for a frozen base's plist text, 64 bytes\n", count: 24_000)
+        let text = "format: dev.recipe.edit\nversion: 1.1\n" + padding + "stages:\n  - exposure: 0.3\n"
+        #expect(text.utf8.count > 1 << 20)
+        for name in ["IMG_0001.JPG.recipe.yaml", "big.recipe.yaml"] { try text.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8) }
+        let sidecar = try ExternalTool.run(TestPaths.recipeBinary, ["check", dir + "/IMG_0001.JPG.recipe.yaml"])
+        #expect(sidecar.status == 0, "\(sidecar.stderr)")
+        let recipe = try ExternalTool.run(TestPaths.recipeBinary, ["check", dir + "/big.recipe.yaml"])
+        #expect(recipe.status == 1)
+        #expect(String(decoding: recipe.stdout, as: UTF8.self).contains("R105") || recipe.stderr.contains("R105"))
+        #expect(Sidecar.isSidecarName("a/b/IMG_1.jpeg.recipe.yaml"))
+        #expect(!Sidecar.isSidecarName("look.recipe.yaml"))
+        #expect(!Sidecar.isSidecarName(".jpg.recipe.yaml"))
     }
 }

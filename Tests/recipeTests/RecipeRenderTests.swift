@@ -13,16 +13,7 @@ struct RecipeRenderTests {
     func recipe(_ args: [String]) throws -> ToolResult { try ExternalTool.run(TestPaths.recipeBinary, args) }
 
     /// 8-bit RGB samples of a PNG or JPEG, through our decoder (tested against pypng and djpeg).
-    func pixels(_ path: String) throws -> [UInt8] {
-        let d = try ImageDecoders.open(path)
-        try d.start(scaleDenominator: 1)
-        let strip = PixelBuffer(width: d.width, rowCapacity: 32, format: d.format)
-        var out: [UInt8] = []
-        while try d.readRows(into: strip) > 0 {
-            for r in 0..<strip.rowCount { out += strip.samples(r, as: UInt8.self) }
-        }
-        return out
-    }
+    func pixels(_ path: String) throws -> [UInt8] { try decodedPixels(path) }
 
     func render(_ stages: String, extra: [String] = [], in dir: URL) throws -> [UInt8] {
         let recipePath = dir.appendingPathComponent("r.recipe.yaml").path

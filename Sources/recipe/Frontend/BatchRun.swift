@@ -53,7 +53,9 @@ struct BatchRun {
         var recipeSHA256: String
         /// The manifest's record of the output, if any.
         var record: Manifest.Record?
-        var sidecar: Sidecar?
+        /// Whether the photo's own sidecar applies first (`--with-sidecars`). It is read again by the
+        /// worker, not kept here: a sidecar may hold megabytes of embedded foreign data.
+        var withSidecar = false
         var decision: Freshness.Decision?
         var sourceSHA256: String?
         /// Set when the photo cannot be rendered at all (a name clash, a broken sidecar).
@@ -141,7 +143,7 @@ struct BatchRun {
         let queue = BatchQueue(work)
         let threadsPerJob = max(1, RenderJob.defaultThreads / jobs)
         let context = RenderContext(chain: chain, size: size, decode: decode, jpeg: jpeg, png: png, fuse: fuse,
-                                    threads: threadsPerJob, freshness: freshness, engine: Self.engine)
+                                    threads: threadsPerJob, freshness: freshness, engine: Self.engine, baseKey: baseKey)
         let workers = (0..<min(jobs, work.count)).map { _ in
             WorkerThread {
                 while let item = queue.next() { queue.finish(context.process(item)) }
@@ -172,13 +174,18 @@ struct BatchRun {
         }
     }
 
-    /// Names every photo's output, keeps this shard's, finds name clashes and (with
-    /// `--with-sidecars`) reads each photo's sidecar.
-    func plan(_ photos: [PhotoFile]) -> [Item] {
+    /// What every output's recipe key starts from: the output settings and the recipes' meaning.
+    var baseKey: String {
         let settingsKey = "engine-settings\nformat \(format.rawValue)\nsize \(size)\nquality \(jpeg.quality)\nsubsampling \(jpeg.subsampling)\n"
             + "progressive \(jpeg.progressive)\noptimize \(jpeg.optimizeCoding)\npng \(png.compressionLevel)\n"
             + "damaged \(decode.allowDamaged)\nmax-pixels \(decode.maxPixels)\nfuse \(fuse)\n"
-        let baseKey = settingsKey + chain.key
+        return settingsKey + chain.key
+    }
+
+    /// Names every photo's output, keeps this shard's, finds name clashes and (with
+    /// `--with-sidecars`) reads each photo's sidecar for its key.
+    func plan(_ photos: [PhotoFile]) -> [Item] {
+        let baseKey = self.baseKey
         let baseSHA = ContentHash.bytes(Array(baseKey.utf8))
         var items: [Item] = []
         var byOutput: [String: [Int]] = [:]
@@ -200,16 +207,8 @@ struct BatchRun {
             var item = Item(photo: photo, output: output, outputPath: Paths.join(outputFolder, output), recipeSHA256: baseSHA)
             if withSidecars, edited {
                 do {
-                    let sidecar = try Sidecar.load(sidecarPath)
-                    if sidecar.checked.isForeign {
-                        item.problem = "\(sidecarPath): foreign adjustment data; `recipe edit \(photo.path) --rendered FILE` keeps it as a frozen base"
-                    } else if sidecar.checked.hasErrors || RecipePrinter.format(sidecar.checked) == nil {
-                        let first = sidecar.checked.diagnostics.first { $0.severity == .error }
-                        item.problem = "\(sidecarPath): not a valid recipe: " + (first?.message ?? "it has errors")
-                    } else {
-                        item.sidecar = sidecar
-                        item.recipeSHA256 = ContentHash.bytes(Array((baseKey + "sidecar\n" + RecipePrinter.format(sidecar.checked)!).utf8))
-                    }
+                    item.recipeSHA256 = try Self.sidecarKey(Sidecar.load(sidecarPath), photo: photo.path, baseKey: baseKey)
+                    item.withSidecar = true
                 } catch {
                     item.problem = "\(error)"
                 }
@@ -225,6 +224,21 @@ struct BatchRun {
             }
         }
         return items
+    }
+
+    /// The recipe key of a photo rendered through its own sidecar first: the frozen base it starts
+    /// from and the sidecar's graph after it, then the batch's recipes and settings. Throws when
+    /// the sidecar cannot be applied (foreign data, errors).
+    static func sidecarKey(_ sidecar: Sidecar, photo: String, baseKey: String) throws -> String {
+        if sidecar.checked.isForeign {
+            throw HistoryError(sidecar.path, "foreign adjustment data; `recipe edit \(photo) --rendered FILE` keeps it as a frozen base")
+        }
+        guard !sidecar.checked.hasErrors, let graph = sidecar.checked.graph else {
+            let first = sidecar.checked.diagnostics.first { $0.severity == .error }
+            throw HistoryError(sidecar.path, "not a valid recipe: " + (first?.message ?? "it has errors") + " (`recipe check` shows where)")
+        }
+        let active = sidecar.checked.activeBase.flatMap { sidecar.checked.stages[$0 - 1].base?.pixels.sha256 } ?? "original"
+        return ContentHash.bytes(Array((baseKey + "sidecar from \(active)\n" + graph.signature).utf8))
     }
 
     /// Rewrites the manifest when this run changed it: the run's own file (a shard's) with its
@@ -260,6 +274,8 @@ struct RenderContext: Sendable {
     var threads: Int
     var freshness: Freshness
     var engine: String
+    /// `BatchRun.baseKey`, for sidecars read again at render time.
+    var baseKey: String
 
     func process(_ item: BatchRun.Item) -> BatchRun.Outcome {
         var item = item
@@ -300,13 +316,20 @@ struct RenderContext: Sendable {
         let digest = item.sourceSHA256 != nil && before == item.photo.stat ? item.sourceSHA256! : try ContentHash.file(photo).sha256
         guard FileStat.of(photo) == before else { throw HistoryError(photo, "changed while it was being read; run again") }
         var source = photo
-        if let sidecar = item.sidecar {
+        var sidecar: Sidecar?
+        if item.withSidecar {
+            let loaded = try Sidecar.load(Sidecar.path(forPhoto: photo))
+            // Edited since the batch began: the record says what was rendered.
+            item.recipeSHA256 = try BatchRun.sidecarKey(loaded, photo: photo, baseKey: baseKey)
+            sidecar = loaded
+        }
+        if let sidecar {
             if let bound = sidecar.checked.original, bound.sha256 != digest || bound.size != before.size {
                 throw HistoryError(sidecar.path, "was made for other bytes than \(Paths.name(of: photo))'s (sha256 \(bound.sha256.prefix(12))…, now \(digest.prefix(12))…): not applied; `recipe relink \(photo) --accept` binds it")
             }
             source = try Asset(photo: photo).renderSource(sidecar)
         }
-        let planned = try chain.plan(source: source, sidecar: item.sidecar, size: size, fuse: fuse)
+        let planned = try chain.plan(source: source, sidecar: sidecar, size: size, fuse: fuse)
         var job = RenderJob(input: source, output: item.outputPath, size: size)
         job.decode = decode
         job.jpeg = jpeg

@@ -4,6 +4,9 @@ import RecipeHistory
 import RecipeKernels
 import RecipeLanguage
 import RecipeOptimizer
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The recipes `recipe apply` runs on every photo, in order (a base look, then a style): each
 /// recipe's output is the next one's input. Loaded and checked once; planned per photo, since
@@ -47,7 +50,7 @@ struct RecipeChain: Sendable {
             let final = mine.isEmpty ? checked : RecipeChecker.check(checked.file, options: { var o = CheckOptions(); o.overrides = mine; return o }())
             for d in final.diagnostics { Console.printError(DiagnosticPrinter.render(d, source: final.file)) }
             if final.isForeign { Console.error("\(path): foreign adjustment data, not a recipe this build can apply") }
-            guard !final.hasErrors, !final.isForeign, final.graph != nil, let canonical = RecipePrinter.format(checked) else {
+            guard !final.hasErrors, !final.isForeign, final.graph != nil else {
                 broken = true
                 continue
             }
@@ -56,13 +59,13 @@ struct RecipeChain: Sendable {
                 broken = true
                 continue
             }
-            var key = "recipe\n" + canonical + "files\n"
+            // The graph's signature is the recipe's meaning: formatting, comments and notes do not change it.
+            var key = "recipe\n" + final.graph!.signature + "files\n"
             for file in Self.referencedFiles(final) {
                 let resolved = file.hasPrefix("/") ? file : Paths.join(Paths.folder(of: path), file)
                 let digest = (try? ContentHash.file(resolved).sha256) ?? "missing"
                 key += "\(file) \(digest)\n"
             }
-            key += "set\n" + mine.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.trimmingSpaces())\n" }.joined()
             links.append(Link(path: path, text: String(decoding: checked.file.bytes, as: UTF8.self), overrides: mine, key: key))
         }
         let unknown = overrides.keys.filter { !declared.contains($0) }.sorted()
@@ -96,7 +99,7 @@ struct RecipeChain: Sendable {
         }
         let upright = decoder.info.uprightSize
         var current = CanvasSize(width: upright.width, height: upright.height)
-        var parts: [(graph: FilterGraph, recipe: String)] = []
+        var graph: FilterGraph?
         var steps: [(path: String, text: String, overrides: [String: String], maxBytes: Int?)] = []
         if let sidecar { steps.append((sidecar.path, sidecar.text, [:], Sidecar.maxBytes)) }
         steps += links.map { ($0.path, $0.text, $0.overrides, nil) }
@@ -106,37 +109,71 @@ struct RecipeChain: Sendable {
             options.sourceSize = current
             if let max = step.maxBytes { options.limits.maxBytes = max }
             let checked = RecipeChecker.check(SourceFile(path: step.path, text: step.text), options: options)
-            guard let graph = checked.graph, !checked.hasErrors else {
+            guard let next = checked.graph, !checked.hasErrors else {
                 let first = checked.diagnostics.first { $0.severity == .error }
                 let position = first?.range.map { "\($0.file):\($0.start.line):\($0.start.column): " } ?? "\(step.path): "
                 throw Failure(description: position + (first?.message ?? "cannot be applied") + " (for a \(current.width)×\(current.height) photo)")
             }
-            parts.append((graph, step.path))
-            current = graph.nodes[graph.output].size
+            let absolute = Self.absoluteFiles(next, folder: Paths.folder(of: step.path))
+            graph = graph.map { Self.compose($0, then: absolute) } ?? absolute
+            current = absolute.nodes[absolute.output].size
         }
+        guard let graph else { return PlannedRender(stages: [], sourceSize: nil) }
         let target = size.target(width: current.width, height: current.height)
         let scale = Double(max(target.width, target.height)) / Double(max(1, max(current.width, current.height)))
-        var stages: [RenderStage] = []
-        var sourceSize: CanvasSize?
-        var previous: CanvasSize?
-        for part in parts {
-            let plan: ExecutionPlan
-            do {
-                plan = try Planner.plan(part.graph, fuse: fuse, scale: scale, readFile: RecipePlanning.fileReader(for: part.recipe)).0
-            } catch {
-                let position = error.range.map { "\($0.file):\($0.start.line):\($0.start.column): " } ?? "\(part.recipe): "
-                throw Failure(description: position + error.message)
-            }
-            if let previous, let start = plan.sourceSize, start != previous {
-                // Each recipe's plan rounds its scaled canvas on its own; a pixel of difference
-                // at the joint is bridged exactly like a display decode is.
-                stages.append(.barrier(.geometric(.resize(width: start.width, height: start.height, kernel: .lanczos3), origin: "chain")))
-            }
-            if sourceSize == nil { sourceSize = plan.sourceSize }
-            stages += RecipePlanning.stages(of: plan)
-            previous = plan.outputSize
+        let plan: ExecutionPlan
+        do {
+            plan = try Planner.plan(graph, fuse: fuse, scale: scale, readFile: RecipePlanning.fileReader(for: "/")).0
+        } catch {
+            let position = error.range.map { "\($0.file):\($0.start.line):\($0.start.column): " } ?? ""
+            throw Failure(description: position + error.message)
         }
+        let stages = RecipePlanning.stages(of: plan)
+        let sourceSize = plan.sourceSize
         return PlannedRender(stages: stages, sourceSize: sourceSize.map { ($0.width, $0.height) })
+    }
+}
+
+extension RecipeChain {
+    /// One graph from two: `second`'s source is `first`'s output. The planner then sees the whole
+    /// chain, so point ops of both recipes fuse into one pass (and no 8-bit rounding or clipping
+    /// happens between them).
+    ///
+    /// ```text
+    /// first:  #0 source, #1 exposure ← #0           second: #0 source, #1 sepia ← #0
+    /// both:   #0 source, #1 exposure ← #0, #2 sepia ← #1
+    /// ```
+    static func compose(_ first: FilterGraph, then second: FilterGraph) -> FilterGraph {
+        let offset = first.nodes.count - 1
+        func map(_ id: FilterGraph.NodeID) -> FilterGraph.NodeID { id == 0 ? first.output : id + offset }
+        var nodes = first.nodes
+        for var node in second.nodes.dropFirst() {
+            node.inputs = node.inputs.map(map)
+            nodes.append(node)
+        }
+        return FilterGraph(nodes: nodes, output: map(second.output))
+    }
+
+    /// The graph with every file a stage names (LUTs) made absolute, so graphs from recipes in
+    /// different folders can be planned together.
+    static func absoluteFiles(_ graph: FilterGraph, folder: String) -> FilterGraph {
+        var graph = graph
+        let base = folder.hasPrefix("/") ? folder : Paths.join(currentDirectory, folder)
+        for i in graph.nodes.indices {
+            for name in graph.nodes[i].params.names {
+                if case .file(let f)? = graph.nodes[i].params[name], !f.hasPrefix("/") {
+                    graph.nodes[i].params.set(name, .file(Paths.join(base, f)), given: graph.nodes[i].params.isGiven(name))
+                }
+            }
+        }
+        return graph
+    }
+
+    static var currentDirectory: String {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let ok = buffer.withUnsafeMutableBufferPointer { b in b.withMemoryRebound(to: CChar.self) { getcwd($0.baseAddress, $0.count) != nil } }
+        guard ok else { return "." }
+        return String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RecipeCore
+import RecipeHistory
 import RecipeLanguage
 #if canImport(Glibc)
 import Glibc
@@ -45,6 +46,9 @@ struct Check: ParsableCommand {
         }
         let color = format == .text && RecipeFiles.colorOutput
         for path in files {
+            // A photo's sidecar may embed foreign data (frozen bases): it gets the sidecar limit.
+            var options = options
+            if Sidecar.isSidecarName(path) { options.limits.maxBytes = Sidecar.maxBytes }
             let checked = RecipeChecker.load(path: path, options: options)
             var fileHasError = false
             for d in checked.diagnostics {
