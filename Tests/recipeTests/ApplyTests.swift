@@ -187,6 +187,8 @@ struct ApplyTests: CLITest {
         #expect(resumed.count("skipped") >= done)
         #expect(resumed.count("rendered") + resumed.count("skipped") == good.count)
         #expect(try apply([look, root, "-o", out]).count("rendered") == 0)
+        let litter = try FileManager.default.subpathsOfDirectory(atPath: out).filter { $0.contains(".recipe-tmp-") }
+        #expect(litter.isEmpty, "temporaries of the killed run are gone: \(litter)")
     }
 
     @Test("shards 1..N cover every photo exactly once; their manifests merge")

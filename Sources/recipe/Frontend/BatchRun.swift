@@ -338,6 +338,7 @@ struct RenderContext: Sendable {
         job.stages = planned.stages
         job.sourceSize = planned.sourceSize
         try Paths.makeFolders(Paths.folder(of: item.outputPath))
+        Self.removeStaleTemporaries(of: item.outputPath)
         let outcome = try job.run()
         guard let outputStat = FileStat.of(item.outputPath) else { throw HistoryError(item.outputPath, "vanished right after it was written") }
         let outputSHA = try ContentHash.file(item.outputPath).sha256
@@ -345,6 +346,24 @@ struct RenderContext: Sendable {
                                      recipeSHA256: item.recipeSHA256, engine: engine, outputSHA256: outputSHA,
                                      outputStat: outputStat, recorded: FileStat.now())
         return (record, outcome.warnings.map(\.description))
+    }
+}
+
+extension RenderContext {
+    /// Removes what a killed run left of `output`: its temporary files (`.NAME.recipe-tmp-XXXXXX`,
+    /// never renamed into place). Only this batch (this shard) writes `output`, so a temporary of
+    /// it that exists before its render starts is litter.
+    static func removeStaleTemporaries(of output: String) {
+        let folder = Paths.folder(of: output)
+        let prefix = "." + Paths.name(of: output) + ".recipe-tmp-"
+        guard let dir = opendir(folder) else { return }
+        var stale: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix(prefix), name.utf8.count == prefix.utf8.count + 6 { stale.append(name) }
+        }
+        closedir(dir)
+        for name in stale { unlink(Paths.join(folder, name)) }
     }
 }
 
