@@ -111,12 +111,16 @@ struct ApplyTests: CLITest {
 
         // Touched without a change: still up to date. Changed bytes: exactly that one.
         let touched = good[10], changed = good[11]
-        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: touched)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: touched)
         try FileManager.default.removeItem(atPath: changed)
         try FileManager.default.copyItem(atPath: Self.smallPhotos[(11 + 1) % 3], toPath: changed)
         let third = try apply([look, root, "-o", out])
         #expect(third.sources("rendered") == [changed])
         #expect(third.with("rendered").first?["reason"] as? String == "the source changed")
+        func reason(_ run: Run, _ source: String) -> String? { run.records.first { $0["source"] as? String == source }?["reason"] as? String }
+        #expect(reason(third, touched) == "up to date (same content)")
+        // The touched photo's record took its new stat: the next run needs no hash.
+        #expect(reason(try apply([look, root, "-o", out]), touched) == "up to date")
 
         // Reformatting the recipe changes nothing; a parameter renders everything again.
         try write("# the look\nformat: dev.recipe.edit\nversion: 1.1\nparams: {lift: 0.30}\nstages:\n- exposure: $lift   # brighter\n- {saturation: 1.2}\n", look)

@@ -282,11 +282,23 @@ struct RenderContext: Sendable {
         let start = FileStat.now()
         if item.decision == nil {
             // The photo's or the output's stat changed: decide by content.
+            let photoStat = FileStat.of(item.photo.path), outputStat = FileStat.of(item.outputPath)
             let (decision, digest) = freshness.decide(item.photo, output: item.outputPath, record: item.record, recipeSHA256: item.recipeSHA256)
             item.decision = decision
             item.sourceSHA256 = digest
             if let decision, !decision.renders {
-                return BatchRun.Outcome(status: .skipped, item: item, reason: decision.reason, seconds: Double(FileStat.now() - start) / 1e9)
+                // Same content under a new stat (a touch, a copy): the record takes the new stats,
+                // so the next run needs no hash again.
+                var refreshed = item.record
+                if let photoStat, let outputStat, photoStat == FileStat.of(item.photo.path), outputStat == FileStat.of(item.outputPath) {
+                    refreshed?.sourceStat = photoStat
+                    refreshed?.outputStat = outputStat
+                    refreshed?.recorded = FileStat.now()
+                } else {
+                    refreshed = nil
+                }
+                return BatchRun.Outcome(status: .skipped, item: item, reason: decision.reason, seconds: Double(FileStat.now() - start) / 1e9,
+                                        record: refreshed)
             }
         }
         do {
