@@ -39,6 +39,7 @@ struct BenchOptions {
                             [--launcher fork|posix-spawn]
                recipe-bench check [--files N] [--runs N] [--recipe-binary PATH] [--keep]
                recipe-bench engine [--runs N] [--corpus DIR] [--recipe-binary PATH] [--out FILE.md]
+               recipe-bench apply [--files N] [--memory-files N] [--runs N] [--recipe-binary PATH] [--out FILE.md] …
 
         Times the `recipe` CLI against the libjpeg-turbo floor (djpeg | cjpeg) and peers on the
         bench photos, as separate processes: median wall time of N runs after 1 warm-up, and the
@@ -56,44 +57,23 @@ struct BenchOptions {
 
         `recipe-bench check --help` describes the check-speed benchmark (files/s of `recipe check`);
         `recipe-bench engine --help` the engine benchmark (the 5-op chain against libvips, fused C,
-        GraphicsMagick and ImageMagick, and a 2-job batch).
+        GraphicsMagick and ImageMagick, and a 2-job batch with `recipe apply` and `mogrify`);
+        `recipe-bench apply --help` the batch benchmark (no-op re-runs over 10,000 photos, memory).
         """
 
     /// Parses `arguments` (without the program name). Accepts `--name value` and `--name=value`.
     static func parse(_ arguments: [String], packageRoot: String?) throws(UsageError) -> Parsed {
+        guard case .options(let words) = try ArgumentWords.scan(
+            arguments, valued: ["--runs", "--corpus", "--recipe-binary", "--out", "--launcher"])
+        else { return .help }
         var runs: Int?
         var corpus: String?
         var binary: String?
         var outFile: String?
         var launcher = Launcher.fork
-        var index = 0
-        while index < arguments.count {
-            var name = arguments[index]
-            var inlineValue: String?
-            if name.hasPrefix("--"), let equals = name.firstIndex(of: "=") {
-                inlineValue = String(name[name.index(after: equals)...])
-                name = String(name[..<equals])
-            }
-            index += 1
-            if name == "-h" || name == "--help" { return .help }
-            guard ["--runs", "--corpus", "--recipe-binary", "--out", "--launcher"].contains(name) else {
-                throw UsageError(message: "unknown argument '\(arguments[index - 1])'")
-            }
-            let value: String
-            if let inlineValue {
-                value = inlineValue
-            } else {
-                guard index < arguments.count else { throw UsageError(message: "\(name) needs a value") }
-                value = arguments[index]
-                index += 1
-            }
-            guard !value.isEmpty else { throw UsageError(message: "\(name) needs a non-empty value") }
+        for (name, value) in words {
             switch name {
-            case "--runs":
-                guard let count = Int(value), count >= 1 else {
-                    throw UsageError(message: "--runs must be a whole number ≥ 1, not '\(value)'")
-                }
-                runs = count
+            case "--runs": runs = try ArgumentWords.count(value, of: name)
             case "--corpus": corpus = value
             case "--recipe-binary": binary = value
             case "--out": outFile = value
@@ -140,5 +120,65 @@ struct BenchOptions {
             }
         }
         return nil
+    }
+}
+
+/// A mode's command line split into option names and values: `--name value`, `--name=value`,
+/// bare flags and `-h`/`--help`, checked against the names the mode takes.
+///
+/// ```swift
+/// try ArgumentWords.scan(["--runs=3", "--keep"], valued: ["--runs"], flags: ["--keep"])
+/// // .options([("--runs", "3"), ("--keep", "")])
+/// ```
+enum ArgumentWords {
+    /// What `scan` found.
+    enum Scanned {
+        /// `-h` or `--help` came first among the valid words.
+        case help
+        /// The options in command-line order; a flag's value is "".
+        case options([(name: String, value: String)])
+    }
+
+    /// Splits `arguments` (without the program name and mode). Names in `valued` take a non-empty
+    /// value (inline after `=`, or the next word); names in `flags` take none.
+    static func scan(_ arguments: [String], valued: Set<String>, flags: Set<String> = []) throws(BenchOptions.UsageError) -> Scanned {
+        var words: [(name: String, value: String)] = []
+        var index = 0
+        while index < arguments.count {
+            var name = arguments[index]
+            var inlineValue: String?
+            if name.hasPrefix("--"), let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            index += 1
+            if name == "-h" || name == "--help" { return .help }
+            if flags.contains(name), inlineValue == nil {
+                words.append((name, ""))
+                continue
+            }
+            guard valued.contains(name) else {
+                throw BenchOptions.UsageError(message: "unknown argument '\(arguments[index - 1])'")
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else {
+                guard index < arguments.count else { throw BenchOptions.UsageError(message: "\(name) needs a value") }
+                value = arguments[index]
+                index += 1
+            }
+            guard !value.isEmpty else { throw BenchOptions.UsageError(message: "\(name) needs a non-empty value") }
+            words.append((name, value))
+        }
+        return .options(words)
+    }
+
+    /// `value` as a whole number ≥ `minimum`, or a usage error naming `name`.
+    static func count(_ value: String, of name: String, minimum: Int = 1) throws(BenchOptions.UsageError) -> Int {
+        guard let number = Int(value), number >= minimum else {
+            throw BenchOptions.UsageError(message: "\(name) must be a whole number ≥ \(minimum), not '\(value)'")
+        }
+        return number
     }
 }

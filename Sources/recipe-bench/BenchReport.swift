@@ -202,7 +202,7 @@ struct BenchReport {
     }
 
     /// The current time as `2025-11-21 07:40 UTC`.
-    private static func timestamp() -> String {
+    static func timestamp() -> String {
         var now = time(nil)
         var parts = tm()
         gmtime_r(&now, &parts)

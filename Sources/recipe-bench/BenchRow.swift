@@ -91,19 +91,27 @@ struct Toolbox {
         tools.djpeg = FileSystem.which("djpeg")
         tools.cjpeg = FileSystem.which("cjpeg")
         tools.vips = FileSystem.which("vips")
-        let convert = "/usr/bin/convert"
-        if FileSystem.isExecutable(convert) {
-            let versionFile = scratch.file("convert-version.txt")
-            let probe = Command(executable: convert, arguments: ["convert", "-version"])
-            if case .success = runner.run(probe, stdoutPath: versionFile),
-                let text = FileSystem.readText(versionFile), text.hasPrefix("Version: ImageMagick")
-            {
-                tools.imageMagick = convert
-            } else {
-                tools.imageMagickMissing = "/usr/bin/convert is not ImageMagick"
-            }
-        }
+        let convert = imageMagickTool("/usr/bin/convert", runner: runner, scratch: scratch)
+        tools.imageMagick = convert.path
+        tools.imageMagickMissing = convert.missing
         return tools
+    }
+
+    /// `path` when it is an executable ImageMagick program (its `-version`, written into the
+    /// scratch directory, starts `Version: ImageMagick`), else nil and why not: other programs, or
+    /// a stand-in script, may be installed under that name.
+    static func imageMagickTool(_ path: String, runner: ProcessRunner, scratch: ScratchDirectory)
+        -> (path: String?, missing: String)
+    {
+        guard FileSystem.isExecutable(path) else { return (nil, "\(path) missing") }
+        let versionFile = scratch.file(FileSystem.baseName(path) + "-version.txt")
+        let probe = Command(executable: path, arguments: [FileSystem.baseName(path), "-version"])
+        if case .success = runner.run(probe, stdoutPath: versionFile),
+            let text = FileSystem.readText(versionFile), text.hasPrefix("Version: ImageMagick")
+        {
+            return (path, "")
+        }
+        return (nil, "\(path) is not ImageMagick")
     }
 
     /// The plan for every row: its command with outputs in `scratch`, or why it is skipped.

@@ -71,7 +71,7 @@ enum CheckBenchmark {
         let generationStart = now()
         guard let sizes = generate(files: options.files, into: library) else {
             note("recipe-bench check: cannot write the recipes under \(library): \(FileSystem.errorText())")
-            removeTree(library)
+            FileSystem.removeTree(library)
             return 1
         }
         let totalBytes = sizes.reduce(0, +)
@@ -146,37 +146,20 @@ enum CheckBenchmark {
 
     static func parse(_ arguments: [String]) -> Result<Options?, ParseFailure> {
         var options = Options(recipeBinary: "")
-        var index = 0
-        while index < arguments.count {
-            var name = arguments[index]
-            var inlineValue: String?
-            if name.hasPrefix("--"), let equals = name.firstIndex(of: "=") {
-                inlineValue = String(name[name.index(after: equals)...])
-                name = String(name[..<equals])
+        do {
+            guard case .options(let words) = try ArgumentWords.scan(
+                arguments, valued: ["--files", "--runs", "--recipe-binary"], flags: ["--keep"])
+            else { return .success(nil) }
+            for (name, value) in words {
+                switch name {
+                case "--keep": options.keep = true
+                case "--recipe-binary": options.recipeBinary = value
+                case "--files": options.files = try ArgumentWords.count(value, of: name)
+                default: options.runs = try ArgumentWords.count(value, of: name)
+                }
             }
-            index += 1
-            switch name {
-            case "-h", "--help": return .success(nil)
-            case "--keep": options.keep = true; continue
-            case "--files", "--runs", "--recipe-binary": break
-            default: return .failure(ParseFailure("unknown argument '\(arguments[index - 1])'"))
-            }
-            let value: String
-            if let inlineValue {
-                value = inlineValue
-            } else {
-                guard index < arguments.count else { return .failure(ParseFailure("\(name) needs a value")) }
-                value = arguments[index]
-                index += 1
-            }
-            switch name {
-            case "--recipe-binary":
-                guard !value.isEmpty else { return .failure(ParseFailure("--recipe-binary needs a non-empty value")) }
-                options.recipeBinary = value
-            default:
-                guard let n = Int(value), n >= 1 else { return .failure(ParseFailure("\(name) must be a whole number ≥ 1, not '\(value)'")) }
-                if name == "--files" { options.files = n } else { options.runs = n }
-            }
+        } catch {
+            return .failure(ParseFailure(error.message))
         }
         if options.recipeBinary.isEmpty {
             guard let root = BenchOptions.findPackageRoot() else {
@@ -220,28 +203,8 @@ enum CheckBenchmark {
             note("recipe-bench check: kept \(library)")
             return
         }
-        removeTree(library)
+        FileSystem.removeTree(library)
         scratch.remove()
-    }
-
-    static func removeTree(_ path: String) {
-        guard let directory = opendir(path) else {
-            unlink(path)
-            return
-        }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        closedir(directory)
-        for name in names {
-            let child = FileSystem.join(path, name)
-            if FileSystem.isDirectory(child) { removeTree(child) } else { unlink(child) }
-        }
-        rmdir(path)
     }
 
     static func now() -> Double {

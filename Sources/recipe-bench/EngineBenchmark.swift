@@ -3,7 +3,8 @@ import Glibc
 /// `recipe-bench engine`: the engine benchmark of issue 4. Times `recipe render` with the 5-op chain
 /// of `../shared/bench/README.md` against the peers of `../shared/bench/peers.sh` (the
 /// `djpeg | cjpeg` floor, the single-pass C reference `fused_chain`, the libvips C API pipeline
-/// `vips_chain`, GraphicsMagick, ImageMagick) on both bench photos and the corpus/bench batch, in
+/// `vips_chain`, GraphicsMagick, ImageMagick) on both bench photos and the corpus/bench batch
+/// (`recipe apply` against vips_chain and `mogrify`, issue 6), in
 /// one run, with the method of the main bench (median wall of N runs after 1 warm-up, largest
 /// peak RSS), and judges the issue's targets.
 ///
@@ -26,10 +27,11 @@ enum EngineBenchmark {
         bench/photo24-progressive.jpg: the djpeg | cjpeg floor, fused_chain and vips_chain (built
         with gcc from <corpus>/../bench into a temporary folder), GraphicsMagick, ImageMagick 6
         (/usr/bin/convert); recipe identity, chain, chain --no-fuse, chain --size display; and the
-        first 20 .jpg of bench/ with 2 jobs (xargs -P 2) through recipe render, vips_chain and
-        fused_chain. Median wall of N runs after 1 warm-up, largest peak RSS (ru_maxrss). Prints a
-        Markdown table and the issue's checks; rows whose tool is missing are skipped. Exits 0
-        even when a target is missed, 1 if a command fails.
+        first 20 .jpg of bench/ as a batch: one `recipe apply --jobs 2` process, vips_chain and
+        fused_chain with 2 jobs (xargs -P 2), and one ImageMagick `mogrify` process. Median wall of
+        N runs after 1 warm-up, largest peak RSS (ru_maxrss). Prints a Markdown table and the
+        issues' checks; rows whose tool is missing are skipped. Exits 0 even when a target is
+        missed, 1 if a command fails.
 
           --runs N              timed runs per row (default 7)
           --corpus DIR          corpus folder with bench/*.jpg (default <package>/../shared/corpus)

@@ -37,12 +37,15 @@ enum EngineTask: CaseIterable {
     /// `vips_chain usm IMG out.jpg`: chain, unsharp mask at full size, resize to long edge 2048;
     /// measured only when the recipe row before it could be (it has nothing to compare with otherwise).
     case vipsUnsharpResize
-    /// The batch through `recipe render` with the chain, 2 jobs (`xargs -P 2`).
-    case batchRecipe
+    /// The batch through `recipe apply` with the chain, 2 jobs (`--jobs 2`): one process.
+    case batchApply
     /// The batch through `vips_chain chain`, 2 jobs.
     case batchVips
     /// The batch through `fused_chain`, 2 jobs.
     case batchFused
+    /// The batch through one ImageMagick `mogrify` process with the chain (OpenMP threads left
+    /// at ImageMagick's default, so it may use every core).
+    case batchMogrify
 
     /// The tasks run on each bench photo, in table order.
     static let perPhoto: [EngineTask] = allCases.filter { !$0.isBatch }
@@ -52,7 +55,7 @@ enum EngineTask: CaseIterable {
     /// True for the tasks that render the whole batch folder.
     var isBatch: Bool {
         switch self {
-        case .batchRecipe, .batchVips, .batchFused: return true
+        case .batchApply, .batchVips, .batchFused, .batchMogrify: return true
         default: return false
         }
     }
@@ -68,7 +71,7 @@ enum EngineTask: CaseIterable {
         case .recipeNoFuse: return .recipeChain
         case .recipeDisplay, .recipeDisplayUnsharp: return .vipsDisplay
         case .recipeUnsharpResize: return .vipsUnsharpResize
-        case .batchRecipe, .batchFused: return .batchVips
+        case .batchApply, .batchFused, .batchMogrify: return .batchVips
         case .floor, .vipsChain, .recipeIdentity, .vipsDisplay, .vipsUnsharpResize, .batchVips: return nil
         }
     }
@@ -91,9 +94,10 @@ enum EngineTask: CaseIterable {
         case .recipeDisplayUnsharp: return "recipe chain + unsharp `--size display`, \(photo)"
         case .vipsUnsharpResize: return "vips_chain usm (chain + unsharp + resize 2048), \(photo)"
         case .recipeUnsharpResize: return "recipe chain + unsharp + resize 2048, \(photo)"
-        case .batchRecipe: return "**batch: recipe render chain, 2 jobs** (`xargs -P 2`)"
+        case .batchApply: return "**batch: recipe apply chain, 2 jobs** (`--jobs 2`, 1 process)"
         case .batchVips: return "batch: vips_chain chain, 2 jobs (`xargs -P 2`)"
         case .batchFused: return "batch: fused_chain, 2 jobs (`xargs -P 2`)"
+        case .batchMogrify: return "batch: ImageMagick `mogrify` chain (raised limits, 1 process, default OpenMP threads)"
         }
     }
 }
@@ -170,6 +174,10 @@ enum EngineRecipes {
 struct EngineToolbox {
     /// djpeg, cjpeg, vips and ImageMagick 6 (`/usr/bin/convert`, checked with `-version`).
     var base: Toolbox
+    /// ImageMagick 6 `/usr/bin/mogrify` (checked with `-version`), or nil.
+    var mogrify: String?
+    /// Why `mogrify` is nil.
+    var mogrifyMissing = ""
     /// `gm` on PATH.
     var graphicsMagick: String?
     /// `xargs` on PATH (the batch driver).
@@ -214,8 +222,10 @@ struct EngineToolbox {
             case .failure(let failure): return .failure(.failed("gcc \(name).c " + failure.description))
             }
         }
+        let mogrify = Toolbox.imageMagickTool("/usr/bin/mogrify", runner: runner, scratch: scratch)
         return EngineToolbox(
             base: Toolbox.discover(runner: runner, scratch: scratch),
+            mogrify: mogrify.path, mogrifyMissing: mogrify.missing,
             graphicsMagick: FileSystem.which("gm"),
             xargs: FileSystem.which("xargs"),
             fusedChain: build("fused_chain", needs: [jpeglibHeader], flags: ["-O3", "-march=x86-64-v2"],
@@ -243,6 +253,12 @@ struct EngineInputs {
     let batchList: String
     /// `batch/`: where the batch rows write.
     let batchOutputs: String
+    /// `batch-in/`: a link to each batch photo, the folder `recipe apply` is given.
+    let applyInputs: String
+    /// `apply-out/`: where `recipe apply` writes (deleted before each run).
+    let applyOutputs: String
+    /// `mogrify-out/`: where `mogrify -path` writes.
+    let mogrifyOutputs: String
     /// The batch photos (absolute or corpus-relative paths), sorted by name.
     let batchPhotos: [String]
 
@@ -271,6 +287,9 @@ struct EngineInputs {
         imagePolicyFolder = scratch.file("im-policy")
         batchList = scratch.file("batch.list")
         batchOutputs = scratch.file("batch")
+        applyInputs = scratch.file("batch-in")
+        applyOutputs = scratch.file("apply-out")
+        mogrifyOutputs = scratch.file("mogrify-out")
         batchPhotos = Self.firstPhotos(in: FileSystem.join(corpus, "bench"), limit: Self.batchLimit)
         guard FileSystem.writeFile(EngineRecipes.chain, to: chainRecipe),
             FileSystem.writeFile(EngineRecipes.chainUnsharp, to: chainUnsharpRecipe),
@@ -278,27 +297,23 @@ struct EngineInputs {
             mkdir(imagePolicyFolder, 0o755) == 0,
             FileSystem.writeFile(Self.raisedPolicy, to: FileSystem.join(imagePolicyFolder, "policy.xml")),
             mkdir(batchOutputs, 0o755) == 0,
+            mkdir(mogrifyOutputs, 0o755) == 0,
+            mkdir(applyInputs, 0o755) == 0,
+            batchPhotos.allSatisfy({ symlink(FileSystem.absolute($0), FileSystem.join(applyInputs, FileSystem.baseName($0))) == 0 }),
             FileSystem.writeFile(batchPhotos.map { $0 + "\n" }.joined(), to: batchList)
         else { return nil }
     }
 
     /// Removes the subfolders (the scratch folder's own `remove()` only deletes plain files).
     func removeFolders() {
-        CheckBenchmark.removeTree(imagePolicyFolder)
-        CheckBenchmark.removeTree(batchOutputs)
+        for folder in [imagePolicyFolder, batchOutputs, applyInputs, applyOutputs, mogrifyOutputs] {
+            FileSystem.removeTree(folder)
+        }
     }
 
     /// The first `limit` `*.jpg` files in `folder` by name (byte order, like `ls | sort` in the C locale).
     static func firstPhotos(in folder: String, limit: Int) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name.hasSuffix(".jpg") { names.append(name) }
-        }
-        closedir(directory)
+        let names = (FileSystem.entryNames(folder) ?? []).filter { $0.hasSuffix(".jpg") }
         return names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
             .prefix(limit).map { FileSystem.join(folder, $0) }
     }
@@ -380,9 +395,28 @@ extension EngineToolbox {
             case .recipeDisplay: plans[row] = render(["--recipe", inputs.chainRecipe, "--size", "display"])
             case .recipeDisplayUnsharp: plans[row] = render(["--recipe", inputs.chainUnsharpRecipe, "--size", "display"])
             case .recipeUnsharpResize: plans[row] = render(["--recipe", inputs.chainUnsharpResizeRecipe])
-            case .batchRecipe:
-                plans[row] = batch("exec \"$1\" render \"$4\" --recipe \"$2\" -o \"$3/r_${4##*/}\"",
-                                   [recipe, inputs.chainRecipe, inputs.batchOutputs])
+            case .batchApply:
+                guard let first = inputs.batchPhotos.first else {
+                    plans[row] = .skip("no .jpg in \(inputs.corpus)/bench")
+                    continue
+                }
+                plans[row] = .run(Command(
+                    executable: recipe,
+                    arguments: ["recipe", "apply", inputs.chainRecipe, inputs.applyInputs, "-o", inputs.applyOutputs,
+                                "--jobs", "2", "--force", "--progress", "none"],
+                    expectedOutput: FileSystem.join(inputs.applyOutputs, FileSystem.baseName(first)),
+                    freshFolder: inputs.applyOutputs))
+            case .batchMogrify:
+                guard let first = inputs.batchPhotos.first else {
+                    plans[row] = .skip("no .jpg in \(inputs.corpus)/bench")
+                    continue
+                }
+                plans[row] = mogrify.map {
+                    .run(Command(executable: "/usr/bin/env",
+                                 arguments: ["env", "MAGICK_CONFIGURE_PATH=" + inputs.imagePolicyFolder, $0,
+                                             "-path", inputs.mogrifyOutputs] + jpegIM + chainIM + inputs.batchPhotos,
+                                 expectedOutput: FileSystem.join(inputs.mogrifyOutputs, FileSystem.baseName(first))))
+                } ?? .skip(mogrifyMissing)
             case .batchVips:
                 plans[row] = peer(vipsChain) { binary in
                     batch("exec \"$1\" chain \"$3\" \"$2/v_${3##*/}\"", [binary, inputs.batchOutputs])

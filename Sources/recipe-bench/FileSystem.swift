@@ -125,9 +125,14 @@ enum FileSystem {
 
     /// Writes `text` to `path`, replacing it. Returns false (with errno set) on failure.
     static func writeFile(_ text: String, to path: String) -> Bool {
+        writeFile(bytes: Array(text.utf8), to: path)
+    }
+
+    /// Writes `bytes` to `path`, replacing it. Returns false (with errno set) on failure.
+    static func writeFile(bytes: [UInt8], to path: String) -> Bool {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return false }
-        guard writeAll(text, to: fd) else {
+        guard writeAll(bytes: bytes, to: fd) else {
             let saved = errno
             close(fd)
             errno = saved
@@ -140,7 +145,13 @@ enum FileSystem {
     /// Returns false (with errno set) on failure.
     @discardableResult
     static func writeAll(_ text: String, to fd: Int32) -> Bool {
-        let bytes = Array(text.utf8)
+        writeAll(bytes: Array(text.utf8), to: fd)
+    }
+
+    /// Writes all of `bytes` to the open descriptor `fd`, retrying short writes and EINTR.
+    /// Returns false (with errno set) on failure.
+    @discardableResult
+    static func writeAll(bytes: [UInt8], to fd: Int32) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
@@ -151,6 +162,31 @@ enum FileSystem {
             offset += written
         }
         return true
+    }
+
+    /// The names in `folder` (without `.` and `..`), in directory order; nil if it cannot be read.
+    static func entryNames(_ folder: String) -> [String]? {
+        guard let directory = opendir(folder) else { return nil }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Deletes `path`: a file, or a folder with everything below it (links are removed, not followed).
+    static func removeTree(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, let names = entryNames(path) else {
+            unlink(path)
+            return
+        }
+        for name in names { removeTree(join(path, name)) }
+        rmdir(path)
     }
 
     /// The text of the last `errno`, e.g. `"No such file or directory"`.
@@ -178,22 +214,13 @@ final class ScratchDirectory {
     /// `path/name`.
     func file(_ name: String) -> String { FileSystem.join(path, name) }
 
-    /// Deletes every entry in the directory (not recursing: the rows create no subdirectories),
-    /// then the directory itself.
-    func remove() {
+    /// Deletes every entry in the directory (not recursing: the rows create no subdirectories)
+    /// except the names in `keeping`, then the directory itself unless something was kept.
+    func remove(keeping: Set<String> = []) {
         guard !removed else { return }
         removed = true
-        if let directory = opendir(path) {
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-                }
-                if name == "." || name == ".." { continue }
-                unlink(file(name))
-            }
-            closedir(directory)
-        }
-        rmdir(path)
+        for name in FileSystem.entryNames(path) ?? [] where !keeping.contains(name) { unlink(file(name)) }
+        if keeping.isEmpty { rmdir(path) }
     }
 
     deinit { remove() }

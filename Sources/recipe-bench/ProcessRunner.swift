@@ -13,6 +13,9 @@ struct Command {
     let arguments: [String]
     /// A file the command must leave behind, non-empty, for a run to count as a success.
     var expectedOutput: String? = nil
+    /// A folder deleted with everything in it before each run (untimed), so every run starts
+    /// from no outputs at all.
+    var freshFolder: String? = nil
 
     /// `/bin/sh -c script`. The shell forks each process of a pipeline and waits for all of them.
     static func shell(_ script: String, output: String? = nil) -> Command {
@@ -129,13 +132,49 @@ struct ProcessRunner {
 
     /// Runs `command` once and waits for it. `stdoutPath`, if given, receives the child's stdout.
     func run(_ command: Command, stdoutPath: String? = nil) -> Result<RunSample, RunFailure> {
-        if let output = command.expectedOutput { unlink(output) }
-        let stdinFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
         let stdoutFD = stdoutPath.map { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
             ?? open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { if stdoutFD >= 0 { close(stdoutFD) } }
+        guard stdoutFD >= 0 else { return .failure(.couldNotStart("open: \(FileSystem.errorText())")) }
+        return run(command, stdoutFD: stdoutFD, whileRunning: { _ in })
+    }
+
+    /// Runs `command` once with its stdout on a pipe and calls `onOutput` with the child's pid and
+    /// each chunk it writes, as it comes, until the child closes its stdout; then waits for it. The
+    /// wall time includes the reading.
+    func run(_ command: Command, streamingStdout onOutput: (pid_t, UnsafeRawBufferPointer) -> Void)
+        -> Result<RunSample, RunFailure>
+    {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return .failure(.couldNotStart("pipe: \(FileSystem.errorText())")) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }  // the child gets the write end as fd 1 only
+        var writeEnd = ends[1]
+        defer {
+            close(ends[0])
+            if writeEnd >= 0 { close(writeEnd) }
+        }
+        return run(command, stdoutFD: writeEnd) { pid in
+            close(writeEnd)  // the child holds the only copy now, so its exit ends the reading
+            writeEnd = -1
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { return }
+                chunk.withUnsafeBytes { onOutput(pid, UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            }
+        }
+    }
+
+    /// Starts `command` with stdout on `stdoutFD` (the caller's; not closed here), calls
+    /// `whileRunning` with the child's pid, then waits for the child and judges the run.
+    private func run(_ command: Command, stdoutFD: Int32, whileRunning: (pid_t) -> Void) -> Result<RunSample, RunFailure> {
+        if let output = command.expectedOutput { unlink(output) }
+        if let folder = command.freshFolder { FileSystem.removeTree(folder) }
+        let stdinFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
         let stderrFD = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        defer { for fd in [stdinFD, stdoutFD, stderrFD] where fd >= 0 { close(fd) } }
-        guard stdinFD >= 0, stdoutFD >= 0, stderrFD >= 0 else {
+        defer { for fd in [stdinFD, stderrFD] where fd >= 0 { close(fd) } }
+        guard stdinFD >= 0, stderrFD >= 0 else {
             return .failure(.couldNotStart("open: \(FileSystem.errorText())"))
         }
 
@@ -171,6 +210,7 @@ struct ProcessRunner {
                     if rc != 0 { return "posix_spawn \(command.executable): \(FileSystem.errorText(rc))" }
                     pid = child
                 }
+                whileRunning(pid)
                 while wait4(pid, &status, 0, &usage) < 0 {
                     if errno != EINTR { return "wait4: \(FileSystem.errorText())" }
                 }

@@ -15,13 +15,20 @@ enum RowOutcome {
     case failed(String)
 
     /// Runs `command` once untimed (warm-up: page cache, dynamic loader), then `runs` times timed.
-    static func measure(_ command: Command, runs: Int, runner: ProcessRunner) -> RowOutcome {
+    /// `prepare` runs before each run, `inspect` after each successful one (both untimed, the
+    /// warm-up included): e.g. to touch the inputs, or to read the run's stderr log.
+    static func measure(_ command: Command, runs: Int, runner: ProcessRunner,
+                        prepare: () -> Void = {}, inspect: () -> Void = {}) -> RowOutcome {
+        prepare()
         if case .failure(let failure) = runner.run(command) { return .failed("warm-up " + failure.description) }
+        inspect()
         var walls: [Double] = []
         var maxRSS = 0
         for run in 1...runs {
+            prepare()
             switch runner.run(command) {
             case .success(let sample):
+                inspect()
                 walls.append(sample.wallSeconds)
                 maxRSS = max(maxRSS, sample.maxRSSKiB)
             case .failure(let failure):

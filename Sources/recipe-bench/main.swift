@@ -27,6 +27,11 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "check" {
     exit(CheckBenchmark.run(Array(CommandLine.arguments.dropFirst(2))))
 }
 
+// `recipe-bench apply …`: issue 6's `recipe apply` benchmark (ApplyBenchmark.swift).
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "apply" {
+    exit(ApplyBenchmark.run(Array(CommandLine.arguments.dropFirst(2))))
+}
+
 // `recipe-bench engine …`: the engine benchmark of issue 4 (EngineBenchmark.swift).
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "engine" {
     exit(EngineBenchmark.run(Array(CommandLine.arguments.dropFirst(2))))
