@@ -29,6 +29,9 @@ struct RecipeChain: Sendable {
     }
 
     var links: [Link]
+    /// Plans already made, by source size (without a sidecar the plan depends on nothing else):
+    /// a batch of photos of a few sizes builds each plan's tables once, not per photo.
+    let cache = PlanCache()
 
     /// A problem with one photo (not with the batch).
     struct Failure: Error, CustomStringConvertible {
@@ -98,6 +101,8 @@ struct RecipeChain: Sendable {
             return PlannedRender(stages: [], sourceSize: nil)
         }
         let upright = decoder.info.uprightSize
+        let cacheKey = "\(upright.width)x\(upright.height) \(size) \(fuse)"
+        if sidecar == nil, let cached = cache[cacheKey] { return cached }
         var current = CanvasSize(width: upright.width, height: upright.height)
         var graph: FilterGraph?
         var steps: [(path: String, text: String, overrides: [String: String], maxBytes: Int?)] = []
@@ -130,7 +135,34 @@ struct RecipeChain: Sendable {
         }
         let stages = RecipePlanning.stages(of: plan)
         let sourceSize = plan.sourceSize
-        return PlannedRender(stages: stages, sourceSize: sourceSize.map { ($0.width, $0.height) })
+        let planned = PlannedRender(stages: stages, sourceSize: sourceSize.map { ($0.width, $0.height) })
+        if sidecar == nil { cache[cacheKey] = planned }
+        return planned
+    }
+}
+
+/// A small map of plans shared by the batch's workers (plans are immutable values).
+final class PlanCache: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    private var plans: [String: PlannedRender] = [:]
+    /// Photos come in a handful of sizes; a batch of all-different sizes keeps the newest 64.
+    static let capacity = 64
+
+    init() { pthread_mutex_init(&mutex, nil) }
+    deinit { pthread_mutex_destroy(&mutex) }
+
+    subscript(key: String) -> PlannedRender? {
+        get {
+            pthread_mutex_lock(&mutex)
+            defer { pthread_mutex_unlock(&mutex) }
+            return plans[key]
+        }
+        set {
+            pthread_mutex_lock(&mutex)
+            defer { pthread_mutex_unlock(&mutex) }
+            if plans.count >= Self.capacity { plans.removeAll(keepingCapacity: true) }
+            plans[key] = newValue
+        }
     }
 }
 

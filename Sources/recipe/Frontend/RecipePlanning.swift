@@ -7,7 +7,7 @@ import RecipeOptimizer
 import RecipeRender
 
 /// One streaming stage of a render.
-enum RenderStage {
+enum RenderStage: Sendable {
     /// Point programs over 8-bit RGB strips (one when fused).
     case point([PointProgram])
     /// A neighbourhood, geometric or composite stage, or the routing of a branch point.
@@ -15,7 +15,7 @@ enum RenderStage {
 }
 
 /// What a render of a recipe runs, and the size of the decoded image it starts from.
-struct PlannedRender {
+struct PlannedRender: Sendable {
     var stages: [RenderStage]
     /// The upright size the photo is decoded and resampled to before the first stage.
     var sourceSize: (width: Int, height: Int)?
