@@ -1,4 +1,5 @@
 import Foundation
+import RecipeHistory
 import Testing
 import TestSupport
 
@@ -6,7 +7,22 @@ import TestSupport
 protocol CLITest {}
 
 extension CLITest {
-    func recipe(_ args: [String]) throws -> ToolResult { try ExternalTool.run(TestPaths.recipeBinary, args) }
+    /// Runs `recipe args`, and checks that every photo named on the command line (other than
+    /// the `-o` output) has the same bytes afterwards: originals are only ever read.
+    func recipe(_ args: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> ToolResult {
+        let outputs = Set(zip(args, args.dropFirst()).filter { $0.0 == "-o" || $0.0 == "--output" }.map(\.1))
+        let photos = args.filter { arg in
+            !outputs.contains(arg) && [".jpg", ".jpeg", ".png"].contains { arg.lowercased().hasSuffix($0) }
+                && FileManager.default.fileExists(atPath: arg)
+        }
+        let before = photos.map { try? ContentHash.file($0).sha256 }
+        let result = try ExternalTool.run(TestPaths.recipeBinary, args)
+        for (photo, digest) in zip(photos, before) {
+            let after = try? ContentHash.file(photo).sha256
+            #expect(after == digest, "recipe \(args.joined(separator: " ")) changed \(photo)", sourceLocation: sourceLocation)
+        }
+        return result
+    }
 
     /// Runs `recipe args`, expects exit 0, returns stdout.
     func ok(_ args: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {

@@ -6,11 +6,7 @@ import TestSupport
 
 /// `recipe check / fmt / migrate / explain / ops / schema` as a user runs them.
 @Suite("recipe check / fmt / migrate / explain / ops")
-struct LanguageCommandTests {
-    func recipe(_ args: [String]) throws -> ToolResult {
-        try ExternalTool.run(TestPaths.recipeBinary, args)
-    }
-
+struct LanguageCommandTests: CLITest {
     func folder(_ files: [String: String]) throws -> URL {
         let dir = TestPaths.temporaryDirectory("lang")
         for (name, text) in files {

@@ -7,10 +7,9 @@ import TestSupport
 /// `recipe render --recipe`: the engine's point operations against independent references
 /// (ImageMagick and libvips when installed, the formulas otherwise), fused against unfused.
 @Suite("recipe render --recipe")
-struct RecipeRenderTests {
+struct RecipeRenderTests: CLITest {
     static let photo = TestPaths.samples.appendingPathComponent("kodim03.png").path
 
-    func recipe(_ args: [String]) throws -> ToolResult { try ExternalTool.run(TestPaths.recipeBinary, args) }
 
     /// 8-bit RGB samples of a PNG or JPEG, through our decoder (tested against pypng and djpeg).
     func pixels(_ path: String) throws -> [UInt8] { try decodedPixels(path) }

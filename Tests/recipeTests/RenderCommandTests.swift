@@ -6,11 +6,7 @@ import TestSupport
 
 /// End-to-end: the `recipe` binary as a user runs it.
 @Suite("recipe render / info")
-struct RenderCommandTests {
-    func recipe(_ args: [String]) throws -> ToolResult {
-        try ExternalTool.run(TestPaths.recipeBinary, args)
-    }
-
+struct RenderCommandTests: CLITest {
     func decode(_ path: String) throws -> (NetpbmImage, any ImageDecoder) {
         let d = try ImageDecoders.open(path)
         try d.start(scaleDenominator: 1)
