@@ -346,7 +346,10 @@ struct RenderContext: Sendable {
         job.decode = decode
         job.jpeg = jpeg
         job.png = png
-        job.threads = threads
+        // Below a megapixel, handing strips between threads costs more than it saves (3× slower
+        // at 160 px, measured); the bytes are the same either way.
+        let pixels = planned.sourceSize.map { $0.width * $0.height } ?? Int.max
+        job.threads = pixels < 1_000_000 ? 1 : threads
         job.stages = planned.stages
         job.sourceSize = planned.sourceSize
         try Paths.makeFolders(Paths.folder(of: item.outputPath))
