@@ -137,7 +137,7 @@ public struct Manifest: Sendable {
 
     /// The text of a manifest holding `records`, sorted by output (stable, diffable).
     public static func text(_ records: some Sequence<Record>) -> String {
-        records.sorted { Array($0.output.utf8).lexicographicallyPrecedes(Array($1.output.utf8)) }.map { $0.line + "\n" }.joined()
+        records.sorted { $0.output.utf8.lexicographicallyPrecedes($1.output.utf8) }.map { $0.line + "\n" }.joined()
     }
 }
 

@@ -102,7 +102,7 @@ public struct PhotoWalk: Sendable {
             }
         }
         closedir(dir)
-        entries.sort { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
+        entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         for entry in entries {
             let path = folder == "/" ? "/" + entry.name : folder + "/" + entry.name
             let rel = relative.isEmpty ? entry.name : relative + "/" + entry.name

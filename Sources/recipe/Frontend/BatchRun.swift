@@ -191,7 +191,8 @@ struct BatchRun {
         var byOutput: [String: [Int]] = [:]
         for photo in photos {
             let sidecarPath = Sidecar.path(forPhoto: photo.path)
-            let edited = Paths.isFile(sidecarPath)
+            // A stat per photo, only when a flag asks about sidecars.
+            let edited = (onlyEdited || withSidecars) && Paths.isFile(sidecarPath)
             if onlyEdited, !edited { continue }
             let ext: String? = switch format {
             case .same: nil

@@ -116,26 +116,19 @@ struct RecipeChain: Sendable {
             let checked = RecipeChecker.check(SourceFile(path: step.path, text: step.text), options: options)
             guard let next = checked.graph, !checked.hasErrors else {
                 let first = checked.diagnostics.first { $0.severity == .error }
-                let position = first?.range.map { "\($0.file):\($0.start.line):\($0.start.column): " } ?? "\(step.path): "
-                throw Failure(description: position + (first?.message ?? "cannot be applied") + " (for a \(current.width)×\(current.height) photo)")
+                throw Failure(description: RecipePlanning.position(first?.range, else: step.path) + (first?.message ?? "cannot be applied") + " (for a \(current.width)×\(current.height) photo)")
             }
             let absolute = Self.absoluteFiles(next, folder: Paths.folder(of: step.path))
             graph = graph.map { Self.compose($0, then: absolute) } ?? absolute
             current = absolute.nodes[absolute.output].size
         }
         guard let graph else { return PlannedRender(stages: [], sourceSize: nil) }
-        let target = size.target(width: current.width, height: current.height)
-        let scale = Double(max(target.width, target.height)) / Double(max(1, max(current.width, current.height)))
-        let plan: ExecutionPlan
+        let planned: PlannedRender
         do {
-            plan = try Planner.plan(graph, fuse: fuse, scale: scale, readFile: RecipePlanning.fileReader(for: "/")).0
+            planned = try RecipePlanning.plan(graph, size: size, fuse: fuse, readFile: RecipePlanning.fileReader(for: "/"))
         } catch {
-            let position = error.range.map { "\($0.file):\($0.start.line):\($0.start.column): " } ?? ""
-            throw Failure(description: position + error.message)
+            throw Failure(description: RecipePlanning.position(error.range, else: "") + error.message)
         }
-        let stages = RecipePlanning.stages(of: plan)
-        let sourceSize = plan.sourceSize
-        let planned = PlannedRender(stages: stages, sourceSize: sourceSize.map { ($0.width, $0.height) })
         if sidecar == nil { cache[cacheKey] = planned }
         return planned
     }

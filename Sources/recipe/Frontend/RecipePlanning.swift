@@ -46,20 +46,31 @@ enum RecipePlanning {
             if checked.isForeign { Console.error("\(recipe): foreign adjustment data; this build cannot render it") }
             throw CommandFailure(exitCode: 1)
         }
-        var scale = 1.0
-        if upright != nil {
-            let full = graph.nodes[graph.output].size
-            let target = size.target(width: full.width, height: full.height)
-            scale = Double(max(target.width, target.height)) / Double(max(1, max(full.width, full.height)))
-        }
         do {
-            let (plan, _) = try Planner.plan(graph, fuse: fuse, scale: scale, readFile: fileReader(for: recipe))
-            return PlannedRender(stages: stages(of: plan), sourceSize: upright == nil ? nil : plan.sourceSize.map { ($0.width, $0.height) })
+            var planned = try plan(graph, size: size, fuse: fuse, readFile: fileReader(for: recipe))
+            if upright == nil { planned.sourceSize = nil }
+            return planned
         } catch {
-            let position = error.range.map { "\($0.file):\($0.start.line):\($0.start.column): " } ?? "\(recipe): "
-            Console.printError(position + "error: " + error.message)
+            Console.printError(position(error.range, else: recipe) + "error: " + error.message)
             throw CommandFailure(exitCode: 1)
         }
+    }
+
+    /// Plans a checked graph for a render whose output fits `size`: the geometry is the graph's
+    /// (full size); a smaller size scales the whole plan (px lengths, positional kernels, the
+    /// decode size).
+    static func plan(_ graph: FilterGraph, size: RenderSize, fuse: Bool, readFile: @escaping Planner.FileReader) throws(PlanError) -> PlannedRender {
+        let full = graph.nodes[graph.output].size
+        let target = size.target(width: full.width, height: full.height)
+        let scale = Double(max(target.width, target.height)) / Double(max(1, max(full.width, full.height)))
+        let (plan, _) = try Planner.plan(graph, fuse: fuse, scale: scale, readFile: readFile)
+        return PlannedRender(stages: stages(of: plan), sourceSize: plan.sourceSize.map { ($0.width, $0.height) })
+    }
+
+    /// `file:line:column: ` of a source range, or `fallback: ` without one: how a message points
+    /// into a recipe.
+    static func position(_ range: SourceRange?, else fallback: String) -> String {
+        range.map { "\($0.file):\($0.start.line):\($0.start.column): " } ?? (fallback.isEmpty ? "" : fallback + ": ")
     }
 
     /// The render stages of a plan: consecutive point passes share one stage (the unfused plan
