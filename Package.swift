@@ -8,6 +8,7 @@ import PackageDescription
 let aptJPEG: [SystemPackageProvider] = [.apt(["libjpeg62-turbo-dev"])]
 let aptPNG: [SystemPackageProvider] = [.apt(["libpng-dev"])]
 let aptYAML: [SystemPackageProvider] = [.apt(["libyaml-dev"])]
+let aptXML: [SystemPackageProvider] = [.apt(["libxml2-dev"])]
 
 let package = Package(
     name: "recipe",
@@ -22,13 +23,16 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // SHA-256 for content hashes (the sidecar's binding to its original, the object store).
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // From 4.x it imports FoundationEssentials only, not the whole of Foundation.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // System libraries (pkg-config names as Debian ships them).
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: aptJPEG),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: aptPNG),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: aptYAML),
+        // darktable's XMP sidecars (RDF/XML).
+        .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: aptXML),
         // setjmp/longjmp traps: Swift cannot longjmp, so these few calls stay in C.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
@@ -46,7 +50,7 @@ let package = Package(
         // The edit lifecycle: sidecars, frozen base layers, the object store, foreign formats.
         .target(
             name: "RecipeHistory",
-            dependencies: ["RecipeCore", "RecipeLanguage", "RecipeCodecs", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["RecipeCore", "RecipeLanguage", "RecipeCodecs", "CXML2", .product(name: "Crypto", package: "swift-crypto")]),
         // Batches: walking folders, output names, shards, the manifest and what is up to date.
         .target(
             name: "RecipeBatch",

@@ -80,6 +80,40 @@ struct SidecarTests {
         do { _ = try ForeignEdit.read(dir + "/bad.AAE") } catch let e as HistoryError { message = e.description }
         #expect(message == dir + "/bad.AAE: not an Apple adjustment file: it is not a readable property list")
     }
+
+    @Test("darktable XMP that is broken or hostile is a clear error or a plain reading: no hang, no entity expansion, no network")
+    func hostileXMP() throws {
+        let dir = TestPaths.temporaryDirectory("foreign-xmp").path
+        func read(_ name: String, _ text: String) -> (edit: ForeignEdit?, error: String) {
+            try? Paths.writeAtomically(dir + "/" + name, Array(text.utf8))
+            do { return (try ForeignEdit.read(dir + "/" + name), "") } catch { return (nil, "\(error)") }
+        }
+        let head = "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n"
+        // Cut off in the middle of an element: the error names the file and the line.
+        let cut = read("cut.xmp", head + "<rdf:Description xmlns:darktable=\"http://darktable.sf.net/\"\n darktable:xmp_version=\"5\">\n<darktable:history><rdf:Seq>\n<rdf:li darktable:operation=\"exp")
+        #expect(cut.edit == nil)
+        #expect(cut.error.hasPrefix(dir + "/cut.xmp: not a readable XMP file (XML error at line "), "\(cut.error)")
+        // Billion laughs: entities are not expanded, and libxml2's amplification guard stops it.
+        var laughs = "<?xml version=\"1.0\"?>\n<!DOCTYPE x [<!ENTITY a \"ha\">"
+        var previous = "a"
+        for n in 0..<12 {
+            let name = "e\(n)"
+            laughs += "<!ENTITY \(name) \"" + String(repeating: "&\(previous);", count: 10) + "\">"
+            previous = name
+        }
+        laughs += "]>\n" + head + "<rdf:Description xmlns:darktable=\"http://darktable.sf.net/\" darktable:xmp_version=\"&\(previous);\"/></rdf:RDF></x:xmpmeta>\n"
+        let bomb = read("bomb.xmp", laughs)
+        let expanded = bomb.edit.map { $0.version.count } ?? 0
+        #expect(expanded < 1_000_000)
+        // An external entity is never fetched or read.
+        let external = read("ext.xmp", "<?xml version=\"1.0\"?>\n<!DOCTYPE x [<!ENTITY s SYSTEM \"file:///etc/passwd\">]>\n" + head
+            + "<rdf:Description xmlns:darktable=\"http://darktable.sf.net/\" darktable:xmp_version=\"&s;\"/></rdf:RDF></x:xmpmeta>\n")
+        let leaked = external.edit.map { $0.version.contains("root:") } ?? false
+        #expect(!leaked, "\(external.error)")
+        // Well-formed XMP from another tool: not taken for darktable's.
+        let other = read("other.xmp", head + "<rdf:Description xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\" xmp:Rating=\"3\"/></rdf:RDF></x:xmpmeta>\n")
+        #expect(other.error.hasPrefix(dir + "/other.xmp: cannot tell which tool wrote this adjustment data"), "\(other.error)")
+    }
 }
 
 @Suite("Sidecar prefixes")
