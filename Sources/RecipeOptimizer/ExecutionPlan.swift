@@ -31,12 +31,13 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
     /// A stage between runs of point steps: one that needs a window of rows (or the whole image),
     /// or one that routes images between the branches of the graph.
     public enum Barrier: Sendable, Hashable, CustomStringConvertible {
-        /// Gaussian blur in linear light, sigma in pixels of the canvas being rendered.
-        case blur(sigma: Double, origin: String)
+        /// Gaussian blur in linear light, sigma in pixels of the canvas being rendered; `kernel`
+        /// `.bandLimited` when that canvas is a reduced render of the full size.
+        case blur(sigma: Double, kernel: GaussianBlur.Kernel = .sampled, origin: String)
         /// Unsharp mask on encoded values (sharpen, clarity).
-        case unsharp(sigma: Double, amount: Double, threshold: Double, luma: Bool, origin: String)
+        case unsharp(sigma: Double, kernel: GaussianBlur.Kernel = .sampled, amount: Double, threshold: Double, luma: Bool, origin: String)
         /// Local exposure from the encoded luma blurred by sigma (0: per pixel).
-        case shadowsHighlights(shadows: Double, highlights: Double, sigma: Double, origin: String)
+        case shadowsHighlights(shadows: Double, highlights: Double, sigma: Double, kernel: GaussianBlur.Kernel = .sampled, origin: String)
         /// Crop, rotate, flip, straighten or resize.
         case geometric(GeometricStep, origin: String)
         /// The image so far is kept under `name` for `readers` later readers (a branch point).
@@ -56,12 +57,14 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
 
         public var description: String {
             func px(_ v: Double) -> String { NumberFormatting.shortest((v * 1000).rounded() / 1000) }
+            // Only below 1 px do the two kernels differ (GaussianBlur.Kernel).
+            func sigma(_ v: Double, _ kernel: GaussianBlur.Kernel) -> String { "σ \(px(v)) px" + (kernel == .bandLimited && v < 1 ? " band-limited" : "") }
             switch self {
-            case .blur(let sigma, let origin): return "blur σ \(px(sigma)) px ← \(origin)"
-            case .unsharp(let sigma, let amount, let threshold, let luma, let origin):
-                return "unsharp σ \(px(sigma)) px amount \(NumberFormatting.shortest(amount)) threshold \(NumberFormatting.shortest(threshold))\(luma ? " luma" : "") ← \(origin)"
-            case .shadowsHighlights(let s, let h, let sigma, let origin):
-                return "shadows \(NumberFormatting.shortest(s)) highlights \(NumberFormatting.shortest(h)) from luma blurred σ \(px(sigma)) px ← \(origin)"
+            case .blur(let s, let kernel, let origin): return "blur \(sigma(s, kernel)) ← \(origin)"
+            case .unsharp(let s, let kernel, let amount, let threshold, let luma, let origin):
+                return "unsharp \(sigma(s, kernel)) amount \(NumberFormatting.shortest(amount)) threshold \(NumberFormatting.shortest(threshold))\(luma ? " luma" : "") ← \(origin)"
+            case .shadowsHighlights(let s, let h, let radius, let kernel, let origin):
+                return "shadows \(NumberFormatting.shortest(s)) highlights \(NumberFormatting.shortest(h)) from luma blurred \(sigma(radius, kernel)) ← \(origin)"
             case .geometric(let step, let origin):
                 return "\(step)\(step.needsWholeImage ? " (holds the whole image)" : "") ← \(origin)"
             case .keep(let name, let readers): return "keep the image as `\(name)` for \(readers) reader\(readers == 1 ? "" : "s")"

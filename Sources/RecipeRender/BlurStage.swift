@@ -57,13 +57,13 @@ public final class BlurStage: RowSource {
     private let gains: [Float]
     private static let gainSteps = 1024
 
-    public init(source: RowSource, sigma: Double, mode: Mode = .blur) {
+    public init(source: RowSource, sigma: Double, kernel: GaussianBlur.Kernel = .sampled, mode: Mode = .blur) {
         precondition(source.format == PixelFormat(.rgb, .uint8), "BlurStage takes 8-bit RGB, not \(source.format)")
         self.source = source
         self.mode = mode
         width = source.width
         height = source.height
-        let weights = GaussianBlur.taps(sigma: sigma)
+        let weights = GaussianBlur.taps(sigma: sigma, kernel: kernel)
         taps = .allocate(capacity: weights.count)
         _ = taps.initialize(from: weights)
         radius = weights.count / 2

@@ -16,6 +16,34 @@ struct GaussianBlurTests {
         #expect(exp(-Double((r + 1) * (r + 1)) / (2 * sigma * sigma)) < GaussianBlur.minAmplitude)
     }
 
+    @Test("band-limited taps (a full-size blur on a reduced grid) follow the continuous Gaussian's response exp(−2π²σ²f²) across the band; the sampled ones do not below 1 px",
+          arguments: [0.2, 1.0 / 3, 0.5, 0.8])
+    func bandLimited(_ sigma: Double) {
+        let t = GaussianBlur.taps(sigma: sigma, kernel: .bandLimited)
+        let r = t.count / 2
+        #expect(t.count == 7)
+        #expect(abs(t.reduce(0, +) - 1) < 1e-5)
+        // The taps' response at frequency f (cycles per pixel) of a symmetric kernel.
+        func response(_ taps: [Float], _ f: Double) -> Double {
+            let c = taps.count / 2
+            return taps.indices.reduce(0.0) { $0 + Double(taps[$1]) * cos(2 * Double.pi * f * Double($1 - c)) }
+        }
+        var worst = 0.0, worstSampled = 0.0
+        for i in 0...10 {
+            let f = 0.05 * Double(i)
+            let target = exp(-2 * Double.pi * Double.pi * sigma * sigma * f * f)
+            worst = max(worst, abs(response(t, f) - target))
+            worstSampled = max(worstSampled, abs(response(GaussianBlur.taps(sigma: sigma), f) - target))
+        }
+        // Seven taps of a series with a jump at the band edge: within 0.05 of the response over
+        // the band (0.03 at σ ⅓ is the ripple near f = ½); the sampled kernel is off by up to 0.4.
+        #expect(worst < 0.05, "σ \(sigma): worst \(worst)")
+        #expect(worstSampled > 2 * worst, "σ \(sigma): sampled \(worstSampled) vs \(worst)")
+        #expect(r == 3)
+        // From 1 px on, the sampled taps are used: the two agree there.
+        #expect(GaussianBlur.taps(sigma: 1.2, kernel: .bandLimited) == GaussianBlur.taps(sigma: 1.2))
+    }
+
     @Test("the eight-wide horizontal pass equals the scalar reference, edges clamped, at widths around the vector size",
           arguments: [1, 3, 7, 8, 9, 31, 100])
     func horizontal(_ width: Int) {

@@ -109,7 +109,7 @@ struct PlannerTests {
         #expect(plan.sourceSize == CanvasSize(width: 750, height: 500))
         #expect(plan.outputSize == CanvasSize(width: 750, height: 500))
         #expect(!plan.passes.contains { if case .geometric? = $0.barrier { true } else { false } })  // the resize became the decode
-        #expect(plan.passes.contains { $0.barrier == .unsharp(sigma: 1, amount: 1, threshold: 0, luma: false, origin: "sharpen (stage 3)") })
+        #expect(plan.passes.contains { $0.barrier == .unsharp(sigma: 1, kernel: .bandLimited, amount: 1, threshold: 0, luma: false, origin: "sharpen (stage 3)") })
         // An enlarging resize is given up to the full size to enlarge from.
         let up = try graph("  - resize: {scale: 2}\n")
         let (enlarged, _) = try Planner.plan(up, scale: 0.25)
@@ -135,8 +135,8 @@ struct PlannerTests {
         let g = try graph("  - exposure: 0.1\n  - blur: 4\n  - contrast: 1.1\n  - blur: 1%\n")
         let (plan, _) = try Planner.plan(g, scale: 0.5)
         #expect(plan.passes.count == 4)
-        #expect(plan.passes[1].barrier == .blur(sigma: 2, origin: "blur (stage 2)"))          // 4 px at half size
-        #expect(plan.passes[3].barrier == .blur(sigma: 20, origin: "blur (stage 4)"))         // 1% of the 2000 px short side at half size
+        #expect(plan.passes[1].barrier == .blur(sigma: 2, kernel: .bandLimited, origin: "blur (stage 2)"))   // 4 px at half size
+        #expect(plan.passes[3].barrier == .blur(sigma: 20, kernel: .bandLimited, origin: "blur (stage 4)"))  // 1% of the 2000 px short side at half size
         #expect(plan.segments.count == 3 && plan.segments[2].isEmpty)
     }
 }

@@ -86,9 +86,8 @@ struct RenderJob {
         let target = sourceSize ?? size.target(width: upright.width, height: upright.height)
         // The target in stored (pre-orientation) terms, to choose the DCT reduction.
         let stored = orientation.transposes ? (width: target.height, height: target.width) : target
-        let denominator = decoder.supportedScaleDenominators.sorted(by: >).first { d in
-            (info.width + d - 1) / d >= stored.width && (info.height + d - 1) / d >= stored.height
-        } ?? 1
+        let denominator = ReducedDecode.denominator(width: info.width, height: info.height, target: stored,
+                                                    supported: decoder.supportedScaleDenominators)
         try decoder.start(scaleDenominator: denominator)
 
         // The decoder gets a thread of its own; everything after it runs on this one.
@@ -159,11 +158,13 @@ struct RenderJob {
             case .point(let programs): chain = PointStage(source: input, programs: programs, pool: pool)
             case .barrier(let barrier):
                 switch barrier {
-                case .blur(let sigma, _): chain = BlurStage(source: input, sigma: sigma, mode: .blur)
-                case .unsharp(let sigma, let amount, let threshold, let luma, _):
-                    chain = BlurStage(source: input, sigma: sigma, mode: .unsharp(amount: Float(amount), threshold: Float(threshold), luma: luma))
-                case .shadowsHighlights(let shadows, let highlights, let sigma, _):
-                    chain = BlurStage(source: input, sigma: sigma, mode: .shadowsHighlights(shadows: Float(shadows), highlights: Float(highlights)))
+                case .blur(let sigma, let kernel, _): chain = BlurStage(source: input, sigma: sigma, kernel: kernel, mode: .blur)
+                case .unsharp(let sigma, let kernel, let amount, let threshold, let luma, _):
+                    chain = BlurStage(source: input, sigma: sigma, kernel: kernel,
+                                      mode: .unsharp(amount: Float(amount), threshold: Float(threshold), luma: luma))
+                case .shadowsHighlights(let shadows, let highlights, let sigma, let kernel, _):
+                    chain = BlurStage(source: input, sigma: sigma, kernel: kernel,
+                                      mode: .shadowsHighlights(shadows: Float(shadows), highlights: Float(highlights)))
                 case .geometric(let step, _):
                     switch step {
                     case .crop(let x, let y, let w, let h): chain = CropStep(source: input, x: x, y: y, width: w, height: h)
