@@ -22,6 +22,40 @@ struct SampleConversionTests {
         #expect(wrong == 0)
     }
 
+    @Test("linear → encoded integers, eight at a time, gives the scalar loop's bytes: every 8- and 16-bit code's linear value and its neighbours, out-of-range values, a tail")
+    func fromLinearMatchesScalar() {
+        var values: [Float] = [-1, -0.0, 0, 1, 1.5, .infinity, -.infinity, .leastNonzeroMagnitude, 0.0031308, 0.5, 0.99999994]
+        for v in stride(from: 0, through: 65535, by: 1) {
+            let l = SRGB.decodeTable16[v]
+            values += [l, l.nextUp, l.nextDown]
+        }
+        var state: UInt32 = 99
+        for _ in 0..<100_003 {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            values.append(Float(state >> 8) / Float(1 << 24) * 1.2 - 0.1)
+        }
+        SRGB.encodeTable.withUnsafeBufferPointer { t in
+            let ref8 = SampleConversion.fromLinearReference(values, as: UInt8.self, encodeTable: t.baseAddress!)
+            let ref16 = SampleConversion.fromLinearReference(values, as: UInt16.self, encodeTable: t.baseAddress!)
+            var fast8 = [UInt8](repeating: 0, count: values.count), fast16 = [UInt16](repeating: 0, count: values.count)
+            values.withUnsafeBufferPointer { src in
+                fast8.withUnsafeMutableBufferPointer {
+                    SampleConversion.fromLinearPremultiplied(src.baseAddress!, $0.baseAddress!, pixels: values.count, channels: 1, hasAlpha: false,
+                                                             encodeTable: t.baseAddress!)
+                }
+                fast16.withUnsafeMutableBufferPointer {
+                    SampleConversion.fromLinearPremultiplied(src.baseAddress!, $0.baseAddress!, pixels: values.count, channels: 1, hasAlpha: false,
+                                                             encodeTable: t.baseAddress!)
+                }
+            }
+            let differing8 = zip(fast8, ref8).filter { $0 != $1 }.count
+            let differing16 = zip(fast16, ref16).filter { $0 != $1 }.count
+            #expect(values.count % 8 != 0)
+            #expect(differing8 == 0)
+            #expect(differing16 == 0)
+        }
+    }
+
     @Test("8-bit → linear → sRGB-encoded 8-bit is exact for every code (the resampler's path)")
     func linearRoundTrip8() {
         SRGB.encodeTable.withUnsafeBufferPointer { t in
