@@ -25,16 +25,21 @@ public enum DarktableSidecar {
     /// loading; libxml2's own messages are silenced (the error is reported here, with its line).
     static func scan(_ path: String, bytes: [UInt8]) throws -> Reading {
         _ = initialized
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
-        let reader = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.map { base in
+        // The reader reads `bytes` in place, so it lives and dies inside the buffer's scope.
+        return try bytes.withUnsafeBufferPointer { buffer in
+            let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+            let reader = buffer.baseAddress.flatMap { base in
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
                     xmlReaderForMemory($0, Int32(clamping: buffer.count), nil, nil, options)
                 }
-            } ?? nil
+            }
+            guard let reader else { throw HistoryError(path, "not a readable XMP file (empty)") }
+            defer { xmlFreeTextReader(reader) }
+            return try scan(path, reader)
         }
-        guard let reader else { throw HistoryError(path, "not a readable XMP file (empty)") }
-        defer { xmlFreeTextReader(reader) }
+    }
+
+    private static func scan(_ path: String, _ reader: xmlTextReaderPtr) throws -> Reading {
         func string(_ p: UnsafePointer<xmlChar>?) -> String { p.map { String(cString: $0) } ?? "" }
         var reading = Reading()
         while true {

@@ -64,29 +64,11 @@ public enum SampleConversion {
     {
         let maxV = Float(T.max)
         if !hasAlpha {
-            // Eight at a time, with the same float operations in the same order as `encodeClamped`
-            // and `quantize`, so the same bytes (the tests hold it to the scalar loop). Swift's
-            // Float → Int conversions check every lane for range and NaN (a fifth of a display
-            // render's time went to this loop); here the values are known to be in [0, 2²²), so
-            // the floor comes from the 2²³ rounding trick, exact there, and only the two table
-            // reads stay scalar.
+            // Eight at a time (`SRGB.encodeCodes`: the same bytes as the scalar pair).
             let n = pixels * channels
-            let size = SIMD8<Float>(repeating: Float(SRGB.encodeTableSize))
-            let zero = SIMD8<Float>(repeating: 0), one = SIMD8<Float>(repeating: 1)
-            let scale = SIMD8<Float>(repeating: maxV), half = SIMD8<Float>(repeating: 0.5)
             var i = 0
             while i + 8 <= n {
-                let l = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<Float>.self)
-                let x = l.replacing(with: zero, where: .!(l .> zero)).replacing(with: one, where: l .> one) * size
-                let (xFloor, index) = Self.floor22(x)
-                let f = x - xFloor
-                var t0 = SIMD8<Float>(), t1 = SIMD8<Float>()
-                for k in 0..<8 {
-                    let j = Int(index[k])
-                    t0[k] = encodeTable[j]
-                    t1[k] = encodeTable[j &+ 1]
-                }
-                let (_, q) = Self.floor22((t0 + f * (t1 - t0)) * scale + half)
+                let q = SRGB.encodeCodes(UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<Float>.self), max: maxV, table: encodeTable)
                 for k in 0..<8 { dst[i + k] = T(truncatingIfNeeded: q[k]) }
                 i += 8
             }
@@ -105,19 +87,6 @@ public enum SampleConversion {
                 dst[p * channels + c] = quantize(SRGB.encodeClamped(src[p * channels + c] * inv, table: encodeTable), max: maxV)
             }
         }
-    }
-
-    /// ⌊v⌋ of each lane, as a float and as an integer, for 0 ≤ v < 2²²: v + 2²³ rounds to an
-    /// integer in the mantissa (to nearest), which is one too many when it rounded up.
-    @inlinable @inline(__always)
-    static func floor22(_ v: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<UInt32>) {
-        let magic = SIMD8<Float>(repeating: 8_388_608)
-        let shifted = v + magic
-        let rounded = shifted - magic
-        let over = rounded .> v
-        let floor = rounded.replacing(with: rounded - 1, where: over)
-        let bits = unsafeBitCast(floor + magic, to: SIMD8<UInt32>.self) & SIMD8<UInt32>(repeating: 0x7F_FFFF)
-        return (floor, bits)
     }
 
     /// Scalar reference of `fromLinearPremultiplied` without alpha (the tests hold the fast one to it).

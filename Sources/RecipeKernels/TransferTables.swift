@@ -42,4 +42,35 @@ public enum SRGB {
         let f = x - Float(i)
         return table[i] + f * (table[i + 1] - table[i])
     }
+
+    /// Eight `SampleConversion.quantize(encodeClamped(l), max:)` at once, with the same float
+    /// operations in the same order, so the same codes (the tests hold it to the scalar pair).
+    /// Swift's Float → Int conversions check every value for range and NaN, which made the scalar
+    /// pair a fifth of a display render's CPU time; here the values are known to lie in [0, 2²²),
+    /// so `floor22` does it unchecked, and only the two table reads stay scalar.
+    @inlinable @inline(__always)
+    public static func encodeCodes(_ l: SIMD8<Float>, max: Float, table: UnsafePointer<Float>) -> SIMD8<UInt32> {
+        let zero = SIMD8<Float>(repeating: 0), one = SIMD8<Float>(repeating: 1)
+        let x = l.replacing(with: zero, where: .!(l .> zero)).replacing(with: one, where: l .> one) * Float(encodeTableSize)
+        let (xFloor, index) = floor22(x)
+        let f = x - xFloor
+        var t0 = SIMD8<Float>(), t1 = SIMD8<Float>()
+        for k in 0..<8 {
+            let j = Int(index[k])
+            t0[k] = table[j]
+            t1[k] = table[j &+ 1]
+        }
+        return floor22((t0 + f * (t1 - t0)) * max + SIMD8<Float>(repeating: 0.5)).1
+    }
+
+    /// ⌊v⌋ of each lane, as a float and as an integer, for 0 ≤ v < 2²²: v + 2²³ rounds to an
+    /// integer in the mantissa (to nearest), which is one too many when it rounded up.
+    @inlinable @inline(__always)
+    static func floor22(_ v: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<UInt32>) {
+        let magic = SIMD8<Float>(repeating: 8_388_608)
+        let rounded = (v + magic) - magic
+        let floor = rounded.replacing(with: rounded - 1, where: rounded .> v)
+        let bits = unsafeBitCast(floor + magic, to: SIMD8<UInt32>.self) & SIMD8<UInt32>(repeating: 0x7F_FFFF)
+        return (floor, bits)
+    }
 }

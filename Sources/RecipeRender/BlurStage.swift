@@ -161,10 +161,20 @@ public final class BlurStage: RowSource {
             switch mode {
             case .blur:
                 SRGB.encodeTable.withUnsafeBufferPointer { table in
-                    for x in 0..<width {
+                    var x = 0
+                    while x + 8 <= width {
+                        for c in 0..<3 {
+                            let q = SRGB.encodeCodes(UnsafeRawPointer(line + c * width + x).loadUnaligned(as: SIMD8<Float>.self), max: 255,
+                                                     table: table.baseAddress!)
+                            for k in 0..<8 { out[3 * (x + k) + c] = UInt8(truncatingIfNeeded: q[k]) }
+                        }
+                        x += 8
+                    }
+                    while x < width {
                         for c in 0..<3 {
                             out[3 * x + c] = SampleConversion.quantize8(SRGB.encodeClamped(line[c * width + x], table: table.baseAddress!))
                         }
+                        x += 1
                     }
                 }
             case .unsharp(let amount, let threshold, let luma):
@@ -187,14 +197,29 @@ public final class BlurStage: RowSource {
                 let v = original!
                 gains.withUnsafeBufferPointer { gains in
                     SRGB.encodeTable.withUnsafeBufferPointer { table in
-                        for x in 0..<width {
-                            // The gain by table: a smooth function of Yb, interpolated from 1024 steps.
+                        // The gain by table: a smooth function of Yb, interpolated from 1024 steps.
+                        func gain(_ x: Int) -> Float {
                             let t = min(max(line[x], 0), 1) * Float(Self.gainSteps)
                             let i = min(Int(t), Self.gainSteps - 1)
-                            let gain = gains[i] + (t - Float(i)) * (gains[i + 1] - gains[i])
+                            return gains[i] + (t - Float(i)) * (gains[i + 1] - gains[i])
+                        }
+                        var x = 0
+                        while x + 8 <= width {
+                            var g = SIMD8<Float>()
+                            for k in 0..<8 { g[k] = gain(x + k) }
                             for c in 0..<3 {
-                                out[3 * x + c] = SampleConversion.quantize8(SRGB.encodeClamped(v[c * width + x] * gain, table: table.baseAddress!))
+                                let l = UnsafeRawPointer(v + c * width + x).loadUnaligned(as: SIMD8<Float>.self) * g
+                                let q = SRGB.encodeCodes(l, max: 255, table: table.baseAddress!)
+                                for k in 0..<8 { out[3 * (x + k) + c] = UInt8(truncatingIfNeeded: q[k]) }
                             }
+                            x += 8
+                        }
+                        while x < width {
+                            let g = gain(x)
+                            for c in 0..<3 {
+                                out[3 * x + c] = SampleConversion.quantize8(SRGB.encodeClamped(v[c * width + x] * g, table: table.baseAddress!))
+                            }
+                            x += 1
                         }
                     }
                 }

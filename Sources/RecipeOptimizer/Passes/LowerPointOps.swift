@@ -120,6 +120,8 @@ enum LowerPointOps {
             let origin = "\(node.op) (stage \(node.stageIndex))"
             let here = canvas[id]
             let scale = scales[node.inputs[0]]  // px lengths are of the input's canvas
+            // Below full size a Gaussian's σ is the full-size blur seen on a coarser grid.
+            let gaussian: GaussianBlur.Kernel = scale < 1 ? .bandLimited : .sampled
             if node.op == "orient", node.params["mode"] == .choice("auto") { return }  // photos are oriented on decode
             if node.op == "orient" {
                 throw PlanError("\(origin): `mode: none` is not rendered by this build: photos are always turned upright on decode", range: node.range)
@@ -151,16 +153,14 @@ enum LowerPointOps {
                 let px = sigma.pixels(base: Double(here.shortSide), scale: scale)
                 let amount = node.params.number("amount") ?? 0
                 guard px > 0.01, node.op == "blur" || amount != 0 else { return }  // identities
-                // Below full size the σ is the full-size blur seen on a coarser grid.
-                let kernel: GaussianBlur.Kernel = scale < 1 ? .bandLimited : .sampled
                 switch node.op {
-                case "blur": barrier(.blur(sigma: px, kernel: kernel, origin: origin))
+                case "blur": barrier(.blur(sigma: px, kernel: gaussian, origin: origin))
                 case "sharpen":
                     var luma = false
                     if case .boolean(let b)? = node.params["luma"] { luma = b }
-                    barrier(.unsharp(sigma: px, kernel: kernel, amount: amount, threshold: node.params.number("threshold") ?? 0, luma: luma, origin: origin))
+                    barrier(.unsharp(sigma: px, kernel: gaussian, amount: amount, threshold: node.params.number("threshold") ?? 0, luma: luma, origin: origin))
                 default:  // clarity: a luma unsharp mask with a large radius (ops-reference §1, #23)
-                    barrier(.unsharp(sigma: px, kernel: kernel, amount: amount, threshold: 0, luma: true, origin: origin))
+                    barrier(.unsharp(sigma: px, kernel: gaussian, amount: amount, threshold: 0, luma: true, origin: origin))
                 }
                 return
             case "shadows-highlights":
@@ -168,8 +168,7 @@ enum LowerPointOps {
                 guard shadows != 0 || highlights != 0 else { return }
                 var px = 0.0
                 if case .length(let radius)? = node.params["radius"] { px = radius.pixels(base: Double(here.shortSide), scale: scale) }
-                barrier(.shadowsHighlights(shadows: shadows, highlights: highlights, sigma: px, kernel: scale < 1 ? .bandLimited : .sampled,
-                                           origin: origin))
+                barrier(.shadowsHighlights(shadows: shadows, highlights: highlights, sigma: px, kernel: gaussian, origin: origin))
                 return
             case "blend":
                 let with = node.inputs[1]
