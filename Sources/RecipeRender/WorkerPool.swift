@@ -6,7 +6,9 @@ import Glibc
 /// A fixed set of threads that split a loop over rows with the calling thread: `run(count:)`
 /// cuts `0..<count` into one contiguous chunk per thread and returns when all are done. Each
 /// index is handled exactly once, by the same code, so results do not depend on the thread
-/// count or on timing.
+/// count or on timing. One pool serves every point stage of a render, and with threads those
+/// stages call `run` from threads of their own: callers take turns (the helpers serve one loop at
+/// a time).
 ///
 /// ```swift
 /// let pool = WorkerPool(threads: 4)        // the caller and 3 helpers
@@ -15,6 +17,8 @@ import Glibc
 public final class WorkerPool: @unchecked Sendable {
     public let threads: Int
     private var mutex = pthread_mutex_t()
+    /// Held by a caller for its whole `run`, so two callers never share the helpers at once.
+    private var turn = pthread_mutex_t()
     private var wake = pthread_cond_t()
     private var done = pthread_cond_t()
     private var generation = 0
@@ -28,6 +32,7 @@ public final class WorkerPool: @unchecked Sendable {
     public init(threads: Int) {
         self.threads = max(1, threads)
         pthread_mutex_init(&mutex, nil)
+        pthread_mutex_init(&turn, nil)
         pthread_cond_init(&wake, nil)
         pthread_cond_init(&done, nil)
         for index in 1..<self.threads {
@@ -38,6 +43,7 @@ public final class WorkerPool: @unchecked Sendable {
 
     deinit {
         pthread_mutex_destroy(&mutex)
+        pthread_mutex_destroy(&turn)
         pthread_cond_destroy(&wake)
         pthread_cond_destroy(&done)
     }
@@ -57,12 +63,19 @@ public final class WorkerPool: @unchecked Sendable {
         (count * index / threads)..<(count * (index + 1) / threads)
     }
 
-    /// Calls `body(i)` for every i in `0..<count`, split across the threads.
+    /// Calls `body(i)` for every i in `0..<count`, split across the threads. Safe to call from
+    /// several threads at once: they take turns.
     public func run(count: Int, _ body: @escaping (Int) -> Void) {
         guard threads > 1, count > 1 else {
             for i in 0..<count { body(i) }
             return
         }
+        // Without the turn, a second caller overwrote body, count and pending while the helpers
+        // served the first: a helper could miss a generation and the first caller waited for
+        // ever (seen as a hang of `render --threads 8` on soft-glow, two point stages on two
+        // threads), or run one caller's body over the other's count.
+        pthread_mutex_lock(&turn)
+        defer { pthread_mutex_unlock(&turn) }
         pthread_mutex_lock(&mutex)
         self.body = body
         self.count = count

@@ -22,7 +22,10 @@ struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Render a photo to a new file (the original is only read).",
         discussion: """
-            Without --recipe, a photo that has a sidecar (PHOTO.recipe.yaml) is rendered from it:             its current version, written beside the photo as NAME.edited.EXT unless -o or             --output-dir says otherwise (see `recipe edit`). A sidecar made for other bytes than             the photo's is refused.
+            Without --recipe, a photo that has a sidecar (PHOTO.recipe.yaml) is rendered from it: \
+            its current version, written beside the photo as NAME.edited.EXT unless -o or \
+            --output-dir says otherwise (see `recipe edit`). A sidecar made for other bytes than \
+            the photo's is refused.
 
             The output format follows OUT's extension (.jpg/.jpeg or .png). EXIF orientation is \
             applied, so the output is upright and its orientation tag says 1; EXIF, ICC, XMP and \
