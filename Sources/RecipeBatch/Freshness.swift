@@ -6,7 +6,7 @@ import RecipeHistory
 /// still be the file the record describes (same stat, or the same SHA-256 after a copy).
 ///
 /// ```swift
-/// let f = Freshness(engine: "recipe 0.7.0")
+/// let f = Freshness(engine: "recipe 0.7.1")
 /// f.decide(photo, output: "OUT/IMG_1.jpg", record: manifest.records["IMG_1.jpg"], recipeSHA256: key)
 /// // .skip("up to date") or .render("the recipe changed"), …
 /// ```

@@ -11,7 +11,7 @@ import Glibc
 /// ```text
 /// OUT/.recipe-manifest.jsonl
 /// {"output":"2024/IMG_1.jpg","source":"shoot/2024/IMG_1.jpg","source_sha256":"6f1e…","source_size":2318841,
-///  "source_mtime_ns":…,"source_inode":…,"recipe_sha256":"a3c9…","engine":"recipe 0.7.0",
+///  "source_mtime_ns":…,"source_inode":…,"recipe_sha256":"a3c9…","engine":"recipe 0.7.1",
 ///  "output_sha256":"91b0…","output_size":812344,"output_mtime_ns":…,"output_inode":…,"recorded_ns":…}
 /// ```
 ///

@@ -25,13 +25,16 @@ public final class ResampleStep: RowSource {
     private var rowsInRing = 0
     private var next = 0
 
-    public init(source: RowSource, width: Int, height: Int, kernel: ResampleKernel = .lanczos3) {
+    /// `span`: the size the source's pixels stand for when it is not their count (a DCT-reduced
+    /// decode: the stored size over the denominator; see `ResampleWeights`).
+    public init(source: RowSource, width: Int, height: Int, kernel: ResampleKernel = .lanczos3,
+                span: (width: Double, height: Double)? = nil) {
         precondition(source.format.sampleType != .float32, "ResampleStep takes integer rows")
         self.source = source
         self.width = width
         self.height = height
-        horizontal = ResampleWeights(inputSize: source.width, outputSize: width, kernel: kernel)
-        vertical = ResampleWeights(inputSize: source.height, outputSize: height, kernel: kernel)
+        horizontal = ResampleWeights(inputSize: source.width, outputSize: width, kernel: kernel, inputSpan: span?.width)
+        vertical = ResampleWeights(inputSize: source.height, outputSize: height, kernel: kernel, inputSpan: span?.height)
         channels = source.format.channels
         hasAlpha = source.format.colorModel.hasAlpha
         inputStride = source.width * channels + 4  // +4: SIMD4 loads past the last pixel

@@ -15,6 +15,31 @@ struct ResampleTests {
         }
     }
 
+    @Test("a reduced decode's span: an odd-sized image halved still lines up with the full image")
+    func span() {
+        // Lanczos3 (the display path's kernel) reproduces a ramp to within 0.008 rows here; the
+        // stretched tent and Mitchell do not reproduce ramps exactly, so they would test nothing.
+        let kernel = ResampleKernel.lanczos3
+        // 4529 rows halved by libjpeg are 2265 samples standing for 2264.5 rows: sample i is the
+        // mean of full rows 2i and 2i + 1, centred at 2i + ½. A ramp f(y) = y sampled so must
+        // resample to the ramp at each output centre (j + ½)·4529/2048 − ½ of the full image.
+        let full = 4529, count = 2265, out = 2048
+        let samples = (0..<count).map { Double(2 * $0) + 0.5 }
+        let aligned = ResampleWeights(inputSize: count, outputSize: out, kernel: kernel, inputSpan: Double(full) / 2)
+        let naive = ResampleWeights(inputSize: count, outputSize: out, kernel: kernel)
+        func value(_ w: ResampleWeights, _ j: Int) -> Double {
+            (0..<w.taps).reduce(0.0) { $0 + Double(w.weights[j * w.taps + $1]) * samples[Int(w.start[j]) + $1] }
+        }
+        var worst = 0.0, naiveWorst = 0.0
+        for j in 8..<(out - 8) {
+            let expected = (Double(j) + 0.5) * Double(full) / Double(out) - 0.5
+            worst = max(worst, abs(value(aligned, j) - expected))
+            naiveWorst = max(naiveWorst, abs(value(naive, j) - expected))
+        }
+        #expect(worst < 0.01, "\(kernel): off by \(worst) full-size rows")
+        #expect(naiveWorst > 0.9, "the count as the span drifts by a whole row (half a reduced pixel) at the far edge (\(naiveWorst))")
+    }
+
     @Test("Lanczos3 at integer points is 1 at 0 and 0 elsewhere; Mitchell is 8/9 at 0")
     func kernels() {
         #expect(ResampleKernel.lanczos3.weight(0) == 1)

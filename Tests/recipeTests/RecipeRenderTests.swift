@@ -195,8 +195,7 @@ struct RecipeRenderTests: CLITest {
             #expect(try recipe(["render", photo, "--recipe", recipePath, "--size", "\(size)", "-o", display]).status == 0)
             let a = try pixels(down), b = try pixels(display)
             #expect(a.count == b.count)
-            let mse = zip(a, b).reduce(0.0) { $0 + pow(Double($1.0) - Double($1.1), 2) } / Double(max(1, a.count))
-            let psnr = mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
+            let psnr = Self.psnr(a, b)
             let name = (recipePath as NSString).lastPathComponent
             testNote("display vs full downscaled, \(photoName) at \(size) px, \(name): PSNR \(String(format: "%.1f", psnr)) dB")
             if name == "black-and-white.recipe.yaml" && photoName == "kodim03.png" {
@@ -218,6 +217,37 @@ struct RecipeRenderTests: CLITest {
                 #expect(psnr >= 40, "\(recipePath): PSNR \(psnr) dB")
             }
         }
+    }
+
+    /// PSNR in dB of two 8-bit sample arrays (99 when equal).
+    static func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        let mse = zip(a, b).reduce(0.0) { $0 + pow(Double($1.0) - Double($1.1), 2) } / Double(max(1, a.count))
+        return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
+    }
+
+    @Test("an odd-sized JPEG's display render lines up with its full render downscaled (the reduced decode's half pixel)")
+    func oddSizedDisplay() throws {
+        // libjpeg halves 1799×1199 into 900×600 samples that stand for 899.5×599.5 pixels. Resampled
+        // as if they were 900×600, the display render drifted by up to a full-size pixel towards
+        // the far edges: 32.1 dB against the downscaled full render on this hard-edged photo,
+        // 40.5 dB lined up.
+        let dir = TestPaths.temporaryDirectory("engine-odd-display")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let crop = dir.appendingPathComponent("crop.recipe.yaml").path
+        try "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - crop: {x: 0, y: 0, width: 1799, height: 1199}\n"
+            .write(toFile: crop, atomically: true, encoding: .utf8)
+        let odd = dir.appendingPathComponent("odd.jpg").path, full = dir.appendingPathComponent("full.png").path
+        let down = dir.appendingPathComponent("down.png").path, display = dir.appendingPathComponent("display.png").path
+        let landscape = TestPaths.samples.appendingPathComponent("Landscape_1.jpg").path
+        #expect(try recipe(["render", landscape, "--recipe", crop, "--quality", "95", "-o", odd]).status == 0)
+        #expect(try recipe(["render", odd, "-o", full]).status == 0)
+        #expect(try recipe(["render", full, "--size", "600", "-o", down]).status == 0)
+        #expect(try recipe(["render", odd, "--size", "600", "-o", display]).status == 0)
+        let a = try pixels(down), b = try pixels(display)
+        #expect(a.count == 600 * 400 * 3 && b.count == a.count)
+        let psnr = Self.psnr(a, b)
+        testNote("odd-sized display vs full downscaled: PSNR \(String(format: "%.1f", psnr)) dB")
+        #expect(psnr >= 39, "PSNR \(psnr) dB")
     }
 
     @Test("the output bytes do not depend on the thread count: --threads 1, 2 and 8 agree exactly", arguments: ["graduated-sky", "soft-glow", "basic-corrections", "square-crop"])

@@ -95,7 +95,10 @@ struct RenderJob {
         var pool: WorkerPool?
         defer { pool?.shutdown() }
         if chain.width != stored.width || chain.height != stored.height {
-            chain = ResampleStep(source: chain, width: stored.width, height: stored.height)
+            // A reduced decode's last row and column may stand for less than a whole pixel.
+            let d = Double(denominator)
+            chain = ResampleStep(source: chain, width: stored.width, height: stored.height,
+                                 span: (Double(info.width) / d, Double(info.height) / d))
         }
         if orientation != .up {
             chain = OrientStep(source: chain, orientation: orientation)
