@@ -64,10 +64,14 @@ let package = Package(
             ]),
         .executableTarget(
             name: "recipe-fuzz",
-            dependencies: ["RecipeCore", "RecipeOps", "RecipeLanguage"]),
+            dependencies: [
+                "RecipeCore", "RecipeOps", "RecipeLanguage", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .executableTarget(
             name: "recipe-bench",
-            dependencies: ["RecipeCore", "RecipeCodecs", "RecipeRender"]),
+            dependencies: [
+                "RecipeCore", "RecipeCodecs", "RecipeRender", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
 
         .target(name: "TestSupport", dependencies: ["RecipeCore"], path: "Tests/TestSupport"),
         .testTarget(name: "RecipeCoreTests", dependencies: ["RecipeCore", "TestSupport"]),

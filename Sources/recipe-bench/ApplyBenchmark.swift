@@ -1,3 +1,4 @@
+import ArgumentParser
 import Glibc
 
 /// `recipe-bench apply`: issue 6's measured points for `recipe apply` on a large library of small
@@ -17,20 +18,65 @@ import Glibc
 ///
 /// Exit status: 0 when every run ran (even if a target is missed), 1 when a command failed or the
 /// setup could not be written, 2 for a command-line mistake.
-enum ApplyBenchmark {
-    /// The command line of the mode.
+struct ApplyBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apply",
+        abstract: "Issue 6's `recipe apply` benchmark: no-op re-runs over 10,000 photos, and memory over a batch.",
+        discussion: """
+            Issue 6's measured points for `recipe apply` (\(jobs) jobs in every run). Renders the \
+            package's Recipes/photos/*.jpg and the first \(benchSeeds) .jpg of <corpus>/bench to a \
+            \(longEdge) px long edge (`recipe render --size \(longEdge)`), copies them into N photos in \
+            folders d000/, d001/, … of a temporary folder, then:
+
+              1. `recipe apply RECIPE TREE -o OUT --jobs \(jobs) --progress none` once
+                 (renders all), then the same again (the no-op re-run, target ≤ \(Format.fixed(noOpTargetSeconds, 0)) s:
+                 median of the runs after 1 warm-up), the re-run after touching every
+                 photo (all must be skipped after re-hashing; the summary line on stderr
+                 is checked), and the re-run after that; a --json run after each series
+                 counts how photos were found up to date.
+              2. the first --memory-files photos (--include 'd00*/**' …) into a new
+                 folder with `--progress lines`, reading the child's VmRSS from
+                 /proc/PID/status as the lines arrive: target RSS(all done) ≤ \(Format.fixed(rssGrowthLimit, 1)) ×
+                 RSS(\(earlyCount) done).
+
+            Prints a Markdown report and writes it to report.md in the temporary folder, which is \
+            kept (the photos and outputs in it are deleted unless --keep). Exits 0 even when a \
+            target is missed, 1 if a command fails, 2 for a command-line mistake.
+            """)
+
+    /// What the mode runs with: the command line, paths resolved against the package root.
     struct Options {
-        var files = 10_000
-        var folders = 100
-        var memoryFiles = 2_000
-        var runs = 5
+        var files: Int
+        var folders: Int
+        var memoryFiles: Int
+        var runs: Int
         var corpus: String
         var recipeBinary: String
         var recipe: String
         var packageRoot: String
         var outFile: String?
-        var keep = false
+        var keep: Bool
     }
+
+    @Option(help: ArgumentHelp("Photos in the tree.", valueName: "n"))
+    var files = 10_000
+
+    @Option(help: ArgumentHelp("Folders the photos are spread over, 1-1000.", valueName: "n"))
+    var folders = 100
+
+    @Option(help: ArgumentHelp("Photos in the memory batch, \(earlyCount) up to --files.", valueName: "n"))
+    var memoryFiles = 2_000
+
+    @Option(help: ArgumentHelp("Timed runs per re-run series, after one untimed warm-up run.", valueName: "n"))
+    var runs = 5
+
+    @Option(help: ArgumentHelp("The recipe applied (default <package>/Recipes/basic-corrections.recipe.yaml).", valueName: "file"))
+    var recipe: String?
+
+    @OptionGroup var paths: BenchPaths
+
+    @Flag(help: "Keep the tree and the outputs.")
+    var keep = false
 
     /// Photos rendered at once in every run (the issue's `--jobs 2`).
     static let jobs = 2
@@ -49,89 +95,30 @@ enum ApplyBenchmark {
     /// every run, as git does.
     static let settleSeconds: UInt32 = 2
 
-    static let usage = """
-        usage: recipe-bench apply [--files N] [--folders N] [--memory-files N] [--runs N]
-                                  [--recipe FILE] [--corpus DIR] [--recipe-binary PATH]
-                                  [--out FILE.md] [--keep]
-
-        Issue 6's measured points for `recipe apply` (\(jobs) jobs in every run). Renders the
-        package's Recipes/photos/*.jpg and the first \(benchSeeds) .jpg of <corpus>/bench to a
-        \(longEdge) px long edge (`recipe render --size \(longEdge)`), copies them into N photos in
-        folders d000/, d001/, … of a temporary folder, then:
-
-          1. `recipe apply RECIPE TREE -o OUT --jobs \(jobs) --progress none` once (renders all),
-             then the same again (the no-op re-run, target ≤ \(Format.fixed(noOpTargetSeconds, 0)) s: median of
-             the runs after 1 warm-up), the re-run after touching every photo (all must be
-             skipped after re-hashing; the summary line on stderr is checked), and the re-run
-             after that; a --json run after each series counts how photos were found up to date.
-          2. the first --memory-files photos (--include 'd00*/**' …) into a new folder with
-             `--progress lines`, reading the child's VmRSS from /proc/PID/status as the lines
-             arrive: target RSS(all done) ≤ \(Format.fixed(rssGrowthLimit, 1)) × RSS(\(earlyCount) done).
-
-        Prints a Markdown report and writes it to report.md in the temporary folder, which is
-        kept (the photos and outputs in it are deleted unless --keep).
-
-          --files N             photos in the tree (default 10000)
-          --folders N           folders they are spread over, 1-1000 (default 100)
-          --memory-files N      photos in the memory batch (default 2000)
-          --runs N              timed runs per re-run series (default 5)
-          --recipe FILE         the recipe applied (default <package>/Recipes/basic-corrections.recipe.yaml)
-          --corpus DIR          corpus folder with bench/*.jpg (default <package>/../shared/corpus)
-          --recipe-binary PATH  recipe executable (default <package>/.build-static/release/recipe
-                                if present, else <package>/.build/release/recipe)
-          --out FILE.md         also write the report to FILE.md
-          --keep                keep the tree and the outputs
-          -h, --help            show this text
-        """
-
-    /// The options in `arguments` (after `apply`), nil for help.
-    static func parse(_ arguments: [String]) throws(BenchOptions.UsageError) -> Options? {
-        guard case .options(let words) = try ArgumentWords.scan(
-            arguments,
-            valued: ["--files", "--folders", "--memory-files", "--runs", "--recipe", "--corpus", "--recipe-binary", "--out"],
-            flags: ["--keep"])
-        else { return nil }
-        guard let root = BenchOptions.findPackageRoot() else {
-            throw BenchOptions.UsageError(message: "cannot find the package root (Package.swift)")
-        }
-        var options = Options(
-            corpus: FileSystem.join(FileSystem.parent(root), "shared/corpus"),
-            recipeBinary: BenchOptions.defaultRecipeBinary(packageRoot: root),
-            recipe: FileSystem.join(root, "Recipes/basic-corrections.recipe.yaml"), packageRoot: root)
-        for (name, value) in words {
-            switch name {
-            case "--files": options.files = try ArgumentWords.count(value, of: name)
-            case "--folders": options.folders = try ArgumentWords.count(value, of: name)
-            case "--memory-files": options.memoryFiles = try ArgumentWords.count(value, of: name, minimum: earlyCount)
-            case "--runs": options.runs = try ArgumentWords.count(value, of: name)
-            case "--recipe": options.recipe = FileSystem.absolute(value)
-            case "--corpus": options.corpus = FileSystem.absolute(value)
-            case "--recipe-binary": options.recipeBinary = value
-            case "--out": options.outFile = value
-            default: options.keep = true
-            }
-        }
-        guard options.folders <= 1000 else { throw BenchOptions.UsageError(message: "--folders must be at most 1000") }
-        guard options.memoryFiles <= options.files else {
-            throw BenchOptions.UsageError(message: "--memory-files must be at most --files")
-        }
-        return options
+    func validate() throws {
+        try BenchCommand.requireCount(files, of: "--files")
+        try BenchCommand.requireCount(folders, of: "--folders")
+        try BenchCommand.requireCount(memoryFiles, of: "--memory-files", minimum: Self.earlyCount)
+        try BenchCommand.requireCount(runs, of: "--runs")
+        try BenchCommand.requireValues(["--recipe": recipe])
+        guard BenchOptions.packageRoot != nil else { throw ValidationError("cannot find the package root (Package.swift)") }
+        guard folders <= 1000 else { throw ValidationError("--folders must be at most 1000") }
+        guard memoryFiles <= files else { throw ValidationError("--memory-files must be at most --files") }
     }
 
-    /// Runs the mode with `arguments` (after `apply`); returns the exit status.
-    static func run(_ arguments: [String]) -> Int32 {
-        let options: Options
-        do {
-            guard let parsed = try parse(arguments) else {
-                print(usage)
-                return 0
-            }
-            options = parsed
-        } catch {
-            note("recipe-bench apply: \(error.message)\n")
-            note(usage)
-            return 2
-        }
+    func run() throws {
+        guard let root = BenchOptions.packageRoot else { preconditionFailure("validate() checks the package root") }
+        let options = Options(
+            files: files, folders: folders, memoryFiles: memoryFiles, runs: runs,
+            corpus: paths.corpus.map(FileSystem.absolute) ?? BenchOptions.defaultCorpus(packageRoot: root),
+            recipeBinary: paths.recipeBinary ?? BenchOptions.defaultRecipeBinary(packageRoot: root),
+            recipe: recipe.map(FileSystem.absolute) ?? FileSystem.join(root, "Recipes/basic-corrections.recipe.yaml"),
+            packageRoot: root, outFile: paths.outFile, keep: keep)
+        try BenchCommand.finish(Self.measure(options))
+    }
+
+    /// Builds the tree and runs every measurement with `options`; returns the exit status.
+    static func measure(_ options: Options) -> Int32 {
         guard FileSystem.isExecutable(options.recipeBinary) else {
             note("recipe-bench apply: no executable recipe binary at \(options.recipeBinary); build it with "
                 + "`.ci/build-release` or pass --recipe-binary")

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Glibc
 
 /// `recipe-bench check`: how fast `recipe check` goes through a photo library's sidecar recipes.
@@ -14,48 +15,58 @@ import Glibc
 /// Exit status: 0 when every run passed (exit status 0 from `recipe check`), even if the target is
 /// missed; 1 when a run failed (a generated recipe did not check clean is a bug in the generator or
 /// in the checker); 2 for a command-line mistake.
-enum CheckBenchmark {
+struct CheckBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "How fast `recipe check` goes through generated sidecar recipes, on one core.",
+        discussion: """
+            Generates N typical sidecar recipes (3-12 stages of common ops, comments, ids, masks; \
+            300-1,500 bytes each) in \(folders) subfolders of a temporary folder, then times \
+            `taskset -c 0 recipe check <folder>` (one core; without taskset if it is missing or \
+            cannot pin): the median wall time of the runs after 1 warm-up, as files/s, judged against \
+            \(Int(targetFilesPerSecond)) files/s. Every run must exit 0: all generated recipes are valid.
+            """)
+
     static let targetFilesPerSecond = 5_000.0
     static let folders = 20
 
+    /// What the mode runs with: the command line, `--recipe-binary` resolved.
     struct Options {
-        var files = 10_000
-        var runs = 5
+        var files: Int
+        var runs: Int
         var recipeBinary: String
-        var keep = false
+        var keep: Bool
     }
 
-    static let usage = """
-        usage: recipe-bench check [--files N] [--runs N] [--recipe-binary PATH] [--keep]
+    @Option(help: ArgumentHelp("Recipes to generate.", valueName: "n"))
+    var files = 10_000
 
-        Generates N typical sidecar recipes (3-12 stages of common ops, comments, ids, masks;
-        300-1,500 bytes each) in \(folders) subfolders of a temporary folder, then times
-        `taskset -c 0 recipe check <folder>` (one core; without taskset if it is missing or
-        cannot pin): the median wall time of the runs after 1 warm-up, as files/s, judged against
-        \(Int(targetFilesPerSecond)) files/s. Every run must exit 0: all generated recipes are valid.
+    @Option(help: ArgumentHelp("Timed runs, after one untimed warm-up run.", valueName: "n"))
+    var runs = 5
 
-          --files N             recipes to generate (default 10000)
-          --runs N              timed runs (default 5)
-          --recipe-binary PATH  recipe executable (default <package>/.build-static/release/recipe
-                                if present, else <package>/.build/release/recipe)
-          --keep                keep the generated folder (its path is printed) for profiling
-          -h, --help            show this text
-        """
+    @Option(help: BenchPaths.recipeBinaryHelp)
+    var recipeBinary: String?
 
-    /// Runs the mode with `arguments` (after `check`); returns the exit status.
-    static func run(_ arguments: [String]) -> Int32 {
-        let options: Options
-        switch parse(arguments) {
-        case .failure(let message):
-            note("recipe-bench check: \(message.message)\n")
-            note(usage)
-            return 2
-        case .success(nil):
-            print(usage)
-            return 0
-        case .success(let parsed?):
-            options = parsed
+    @Flag(help: "Keep the generated folder (its path is printed) for profiling.")
+    var keep = false
+
+    func validate() throws {
+        try BenchCommand.requireCount(files, of: "--files")
+        try BenchCommand.requireCount(runs, of: "--runs")
+        try BenchCommand.requireValues(["--recipe-binary": recipeBinary])
+        guard recipeBinary != nil || BenchOptions.packageRoot != nil else {
+            throw ValidationError("cannot find the package root (Package.swift); pass --recipe-binary")
         }
+    }
+
+    func run() throws {
+        guard let recipeBinary = recipeBinary ?? BenchOptions.packageRoot.map(BenchOptions.defaultRecipeBinary(packageRoot:))
+        else { preconditionFailure("validate() checks the package root") }
+        try BenchCommand.finish(Self.measure(Options(files: files, runs: runs, recipeBinary: recipeBinary, keep: keep)))
+    }
+
+    /// Generates the recipes and times `recipe check` on them with `options`; returns the exit status.
+    static func measure(_ options: Options) -> Int32 {
         guard FileSystem.isExecutable(options.recipeBinary) else {
             note("recipe-bench check: no executable recipe binary at \(options.recipeBinary); build it with "
                 + "`.ci/build-release` or pass --recipe-binary")
@@ -142,37 +153,6 @@ enum CheckBenchmark {
         print(lines.joined(separator: "\n"))
         finish(scratch, library: library, keep: options.keep)
         return 0
-    }
-
-    static func parse(_ arguments: [String]) -> Result<Options?, ParseFailure> {
-        var options = Options(recipeBinary: "")
-        do {
-            guard case .options(let words) = try ArgumentWords.scan(
-                arguments, valued: ["--files", "--runs", "--recipe-binary"], flags: ["--keep"])
-            else { return .success(nil) }
-            for (name, value) in words {
-                switch name {
-                case "--keep": options.keep = true
-                case "--recipe-binary": options.recipeBinary = value
-                case "--files": options.files = try ArgumentWords.count(value, of: name)
-                default: options.runs = try ArgumentWords.count(value, of: name)
-                }
-            }
-        } catch {
-            return .failure(ParseFailure(error.message))
-        }
-        if options.recipeBinary.isEmpty {
-            guard let root = BenchOptions.findPackageRoot() else {
-                return .failure(ParseFailure("cannot find the package root (Package.swift); pass --recipe-binary"))
-            }
-            options.recipeBinary = BenchOptions.defaultRecipeBinary(packageRoot: root)
-        }
-        return .success(options)
-    }
-
-    struct ParseFailure: Error {
-        let message: String
-        init(_ message: String) { self.message = message }
     }
 
     /// Writes the recipes as `library/roll-NN/IMG_NNNNN.jpg.recipe.yaml`; their sizes, or nil.

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Glibc
 
 /// `recipe-bench engine`: the engine benchmark of issue 4. Times `recipe render` with the 5-op chain
@@ -15,53 +16,35 @@ import Glibc
 ///
 /// Exit status: 0 when every row ran or was skipped with a reason (even if a target is missed),
 /// 1 when a command failed (a run, or a gcc build of a C peer), 2 for a command-line mistake.
-enum EngineBenchmark {
-    /// The help text.
-    static let usage = """
-        usage: recipe-bench engine [--runs N] [--corpus DIR] [--recipe-binary PATH] [--out FILE.md]
-                                   [--launcher fork|posix-spawn]
+struct EngineBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "engine",
+        abstract: "Issue 4's engine benchmark: the 5-op chain against libvips, fused C, GraphicsMagick and ImageMagick.",
+        discussion: """
+            The engine benchmark of issue 4: `recipe render` with the 5-op chain (exposure ×1.19, \
+            contrast 1.15, saturation 1.3, white-balance gains 1.06/1.00/0.94, gamma 1/1.1) against the \
+            peers of ../shared/bench/peers.sh on bench/photo24-baseline-q95.jpg and \
+            bench/photo24-progressive.jpg: the djpeg | cjpeg floor, fused_chain and vips_chain (built \
+            with gcc from <corpus>/../bench into a temporary folder), GraphicsMagick, ImageMagick 6 \
+            (/usr/bin/convert); recipe identity, chain, chain --no-fuse, chain --size display; and the \
+            first 20 .jpg of bench/ as a batch: one `recipe apply --jobs 2` process, vips_chain and \
+            fused_chain with 2 jobs (xargs -P 2), and one ImageMagick `mogrify` process. Median wall of \
+            N runs after 1 warm-up, largest peak RSS (ru_maxrss). Prints a Markdown table and the \
+            issues' checks; rows whose tool is missing are skipped. Exits 0 even when a target is \
+            missed, 1 if a command fails, 2 for a command-line mistake.
+            """)
 
-        The engine benchmark of issue 4: `recipe render` with the 5-op chain (exposure ×1.19,
-        contrast 1.15, saturation 1.3, white-balance gains 1.06/1.00/0.94, gamma 1/1.1) against the
-        peers of ../shared/bench/peers.sh on bench/photo24-baseline-q95.jpg and
-        bench/photo24-progressive.jpg: the djpeg | cjpeg floor, fused_chain and vips_chain (built
-        with gcc from <corpus>/../bench into a temporary folder), GraphicsMagick, ImageMagick 6
-        (/usr/bin/convert); recipe identity, chain, chain --no-fuse, chain --size display; and the
-        first 20 .jpg of bench/ as a batch: one `recipe apply --jobs 2` process, vips_chain and
-        fused_chain with 2 jobs (xargs -P 2), and one ImageMagick `mogrify` process. Median wall of
-        N runs after 1 warm-up, largest peak RSS (ru_maxrss). Prints a Markdown table and the
-        issues' checks; rows whose tool is missing are skipped. Exits 0 even when a target is
-        missed, 1 if a command fails.
-
-          --runs N              timed runs per row (default 7)
-          --corpus DIR          corpus folder with bench/*.jpg (default <package>/../shared/corpus)
-          --recipe-binary PATH  recipe executable (default <package>/.build-static/release/recipe
-                                if present, else <package>/.build/release/recipe)
-          --out FILE.md         also write the report to FILE.md
-          --launcher KIND       fork (default) or posix-spawn (see `recipe-bench --help`)
-          -h, --help            show this text
-        """
+    @OptionGroup var arguments: BenchArguments
 
     /// The marker in `recipe render`'s error when a recipe uses an operation the engine cannot render.
     static let unrenderedMarker = "is not rendered by this build yet"
 
-    /// Runs the mode with `arguments` (after `engine`); returns the exit status.
-    static func run(_ arguments: [String]) -> Int32 {
-        let options: BenchOptions
-        do {
-            switch try BenchOptions.parse(arguments, packageRoot: BenchOptions.findPackageRoot()) {
-            case .help:
-                print(usage)
-                return 0
-            case .run(let parsed):
-                options = parsed
-            }
-        } catch {
-            note("recipe-bench engine: \(error.message)\n")
-            note(usage)
-            return 2
-        }
+    func run() throws {
+        try BenchCommand.finish(Self.measure(arguments.options))
+    }
 
+    /// Measures every row with `options` and prints the report; returns the exit status.
+    static func measure(_ options: BenchOptions) -> Int32 {
         // Inputs: both photos must have a frame header; the recipe binary must be executable.
         var headers: [BenchImage: JPEGFrameHeader] = [:]
         var fileSizes: [BenchImage: Int] = [:]

@@ -1,3 +1,6 @@
+import ArgumentParser
+import Glibc
+
 /// The command line of `recipe-fuzz`.
 ///
 /// ```
@@ -5,103 +8,86 @@
 /// recipe-fuzz --seed 7 --max-len 1024
 /// recipe-fuzz --replay /tmp/findings/finding-1-fmt-errors.recipe.yaml
 /// ```
-struct FuzzOptions {
+struct FuzzOptions: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recipe-fuzz",
+        abstract: "Mutation-fuzz the recipe language's reader, checker and printer, in process.",
+        discussion: """
+            Mutates recipes in process and checks each one with RecipeChecker. For every input without \
+            errors, `RecipePrinter.format` must give text that checks with no errors to the same graph \
+            signature and formats to itself. Crashes and hangs (the watchdog) are caught with the input; \
+            an input slower than 1 s and a peak RSS above the limit are findings too. Deterministic for \
+            a given seed, corpus and max length. Exits 0 with no findings, 1 with findings, 2 for usage.
+
+            Other modes:
+              recipe-fuzz --replay FILE...   check each FILE once and print the verdict
+              recipe-fuzz --dump-seeds DIR   write the built-in seeds to DIR
+            """)
+
+    @Option(help: ArgumentHelp("Random seed.", valueName: "n"))
     var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("Inputs to run, the unmutated seeds included.", valueName: "n"))
     var runs = 1_000_000
+
+    @Option(name: .customLong("max-len"), help: ArgumentHelp("Longest input in bytes, at least 16.", valueName: "n"))
     var maxLength = 4096
+
+    @Option(
+        name: .customLong("corpus"),
+        help: ArgumentHelp(
+            "Also seed from every *.recipe.yaml under this folder (repeatable; a file is taken as given); the built-in seeds are always used.",
+            valueName: "dir"))
     var corpusFolders: [String] = []
+
+    @Option(
+        name: .customLong("save-findings"),
+        help: ArgumentHelp("Write each finding's input (minimized, and the original) to this folder.", valueName: "dir"))
     var findingsFolder: String?
-    var replay: [String] = []
-    var dumpSeeds: String?
-    /// A peak RSS above this is a finding (the checker's memory must stay bounded).
+
+    @Option(name: .customLong("max-rss-mib"), help: ArgumentHelp("Peak RSS limit for a memory finding, at least 16.", valueName: "n"))
     var maxRSSMiB = 512
-    /// An input running this long is killed by the watchdog and reported as a hang.
+
+    @Option(help: ArgumentHelp("Kill and report an input running this long, at least 2.", valueName: "n"))
     var hangSeconds = 10
+
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp("Check each file once, print what the oracle says, and exit (--replay a b c, or repeated).", valueName: "file"))
+    var replay: [String] = []
+
+    @Option(help: ArgumentHelp("Write the built-in seeds to this folder as NAME.recipe.yaml, and exit.", valueName: "dir"))
+    var dumpSeeds: String?
+
     /// Inputs slower than this (but finishing) are `slow` findings.
-    var slowSeconds = 1.0
+    var slowSeconds: Double { 1.0 }
 
-    struct UsageError: Error {
-        let message: String
-    }
-
-    enum Parsed {
-        case run(FuzzOptions)
-        case help
-    }
-
-    static let usage = """
-        usage: recipe-fuzz [--seed N] [--runs N] [--max-len N] [--corpus DIR]... [--save-findings DIR]
-                           [--max-rss-mib N] [--hang-seconds N]
-               recipe-fuzz --replay FILE...
-               recipe-fuzz --dump-seeds DIR
-
-        Mutates recipes in process and checks each one with RecipeChecker. For every input without
-        errors, `RecipePrinter.format` must give text that checks with no errors to the same graph
-        signature and formats to itself. Crashes and hangs (the watchdog) are caught with the input;
-        an input slower than 1 s and a peak RSS above the limit are findings too. Deterministic for
-        a given seed, corpus and max length. Exits 0 with no findings, 1 with findings, 2 for usage.
-
-          --seed N            random seed (default 1)
-          --runs N            inputs to run, the unmutated seeds included (default 1000000)
-          --max-len N         longest input in bytes (default 4096)
-          --corpus DIR        also seed from every *.recipe.yaml under DIR (repeatable; a file is
-                              taken as given); the built-in seeds are always used
-          --save-findings DIR write each finding's input (minimized, and the original) to DIR
-          --max-rss-mib N     peak RSS limit for a memory finding (default 512)
-          --hang-seconds N    kill and report an input running this long (default 10)
-          --replay FILE...    check each FILE once, print what the oracle says, and exit
-          --dump-seeds DIR    write the built-in seeds to DIR as NAME.recipe.yaml, and exit
-          -h, --help          show this text
-        """
-
-    static func parse(_ arguments: [String]) throws(UsageError) -> Parsed {
-        var options = FuzzOptions()
-        var index = 0
-        let valued = ["--seed", "--runs", "--max-len", "--corpus", "--save-findings", "--replay", "--max-rss-mib", "--hang-seconds",
-                      "--dump-seeds"]
-        while index < arguments.count {
-            var name = arguments[index]
-            var inlineValue: String?
-            if name.hasPrefix("--"), let equals = name.firstIndex(of: "=") {
-                inlineValue = String(name[name.index(after: equals)...])
-                name = String(name[..<equals])
-            }
-            index += 1
-            if name == "-h" || name == "--help" { return .help }
-            if !name.hasPrefix("-"), !options.replay.isEmpty {
-                options.replay.append(name)  // `--replay a b c`
-                continue
-            }
-            guard valued.contains(name) else { throw UsageError(message: "unknown argument '\(arguments[index - 1])'") }
-            let value: String
-            if let inlineValue {
-                value = inlineValue
-            } else {
-                guard index < arguments.count else { throw UsageError(message: "\(name) needs a value") }
-                value = arguments[index]
-                index += 1
-            }
-            guard !value.isEmpty else { throw UsageError(message: "\(name) needs a non-empty value") }
-            func count(min: Int) throws(UsageError) -> Int {
-                guard let n = Int(value), n >= min else {
-                    throw UsageError(message: "\(name) must be a whole number ≥ \(min), not '\(value)'")
-                }
-                return n
-            }
-            switch name {
-            case "--seed":
-                guard let n = UInt64(value) else { throw UsageError(message: "--seed must be a whole number ≥ 0, not '\(value)'") }
-                options.seed = n
-            case "--runs": options.runs = try count(min: 1)
-            case "--max-len": options.maxLength = try count(min: 16)
-            case "--corpus": options.corpusFolders.append(value)
-            case "--save-findings": options.findingsFolder = value
-            case "--replay": options.replay.append(value)
-            case "--max-rss-mib": options.maxRSSMiB = try count(min: 16)
-            case "--dump-seeds": options.dumpSeeds = value
-            default: options.hangSeconds = try count(min: 2)
-            }
+    func validate() throws {
+        let counts = [("--runs", runs, 1), ("--max-len", maxLength, 16), ("--max-rss-mib", maxRSSMiB, 16), ("--hang-seconds", hangSeconds, 2)]
+        for (name, value, minimum) in counts where value < minimum {
+            throw ValidationError("\(name) must be a whole number ≥ \(minimum), not '\(value)'")
         }
-        return .run(options)
+        let paths: [(String, String?)] = [("--save-findings", findingsFolder), ("--dump-seeds", dumpSeeds)]
+            + corpusFolders.map { ("--corpus", $0) } + replay.map { ("--replay", $0) }
+        for (name, value) in paths where value?.isEmpty == true {
+            throw ValidationError("\(name) needs a non-empty value")
+        }
+    }
+
+    /// The options on the command line; exits after printing help (status 0) or a usage error
+    /// (status 2; argument-parser's own code for it is 64).
+    static func parseCommandLine() -> FuzzOptions {
+        do {
+            return try parse(Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+                Glibc.exit(0)
+            }
+            if !message.isEmpty { FuzzSystem.note(message) }
+            Glibc.exit(code == .validationFailure ? 2 : code.rawValue)
+        }
     }
 }

@@ -14,20 +14,7 @@ import Glibc
 import RecipeCore
 import RecipeLanguage
 
-let options: FuzzOptions
-do {
-    switch try FuzzOptions.parse(Array(CommandLine.arguments.dropFirst())) {
-    case .help:
-        print(FuzzOptions.usage)
-        exit(0)
-    case .run(let parsed):
-        options = parsed
-    }
-} catch {
-    FuzzSystem.note("recipe-fuzz: \(error.message)\n")
-    FuzzSystem.note(FuzzOptions.usage)
-    exit(2)
-}
+let options = FuzzOptions.parseCommandLine()
 
 if let folder = options.dumpSeeds {
     guard FuzzSystem.makeDirectories(folder) else {

@@ -1,0 +1,27 @@
+import ArgumentParser
+
+/// Where a mode finds the recipe binary and the corpus, and where it writes its report: the path
+/// options shared by `identity`, `engine` and `apply`. Unset paths default from the package root.
+///
+/// ```
+/// recipe-bench engine --recipe-binary .build/release/recipe --corpus /data/corpus --out engine.md
+/// ```
+struct BenchPaths: ParsableArguments {
+    /// `--recipe-binary`'s help, also used by `check`.
+    static let recipeBinaryHelp = ArgumentHelp(
+        "The recipe executable (default <package>/.build-static/release/recipe if present, else <package>/.build/release/recipe).",
+        valueName: "path")
+
+    @Option(help: ArgumentHelp("Corpus folder with bench/*.jpg (default <package>/../shared/corpus).", valueName: "dir"))
+    var corpus: String?
+
+    @Option(help: recipeBinaryHelp)
+    var recipeBinary: String?
+
+    @Option(name: .customLong("out"), help: ArgumentHelp("Also write the report to this Markdown file.", valueName: "file.md"))
+    var outFile: String?
+
+    func validate() throws {
+        try BenchCommand.requireValues(["--corpus": corpus, "--recipe-binary": recipeBinary, "--out": outFile])
+    }
+}
