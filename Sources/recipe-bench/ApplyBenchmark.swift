@@ -110,8 +110,7 @@ struct ApplyBenchmark: ParsableCommand {
         guard let root = BenchOptions.packageRoot else { preconditionFailure("validate() checks the package root") }
         let options = Options(
             files: files, folders: folders, memoryFiles: memoryFiles, runs: runs,
-            corpus: paths.corpus.map(FileSystem.absolute) ?? BenchOptions.defaultCorpus(packageRoot: root),
-            recipeBinary: paths.recipeBinary ?? BenchOptions.defaultRecipeBinary(packageRoot: root),
+            corpus: paths.corpus(packageRoot: root), recipeBinary: paths.recipeBinary(packageRoot: root),
             recipe: recipe.map(FileSystem.absolute) ?? FileSystem.join(root, "Recipes/basic-corrections.recipe.yaml"),
             packageRoot: root, outFile: paths.outFile, keep: keep)
         try BenchCommand.finish(Self.measure(options))

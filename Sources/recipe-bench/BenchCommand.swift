@@ -8,21 +8,25 @@ import Glibc
 /// recipe-bench engine --runs 5 --out bench-results/engine.md
 /// recipe-bench check --files 50000 --runs 3
 /// recipe-bench apply --files 2000 --runs 3 --keep
+/// recipe-bench display --photos Bridge --out bench-results/display.md
 /// ```
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recipe-bench",
         abstract: "Time the recipe CLI, as separate processes, against the libjpeg-turbo floor and peers.",
         discussion: """
-            Every mode measures the median wall time of N runs after 1 warm-up and the largest peak \
-            RSS (ru_maxrss from wait4) of those runs, prints a Markdown report with the issues' \
-            checks (PASS/MISS), and exits 0 even when a target is missed, 1 if a command fails, 2 \
-            for a command-line mistake.
+            The timing modes measure the median wall time of N runs after 1 warm-up and the largest \
+            peak RSS (ru_maxrss from wait4) of those runs; display measures how close display renders \
+            come to the full renders downscaled (PSNR). Every mode prints a Markdown report with the \
+            issues' checks (PASS/MISS), and exits 0 even when a target is missed, 1 if a command \
+            fails, 2 for a command-line mistake.
 
             Without a mode, recipe-bench runs identity, taking its options directly \
             (recipe-bench --runs 3 --out today.md); `recipe-bench identity --help` lists them.
             """,
-        subcommands: [IdentityBenchmark.self, EngineBenchmark.self, CheckBenchmark.self, ApplyBenchmark.self],
+        subcommands: [
+            IdentityBenchmark.self, EngineBenchmark.self, CheckBenchmark.self, ApplyBenchmark.self, DisplayBenchmark.self,
+        ],
         defaultSubcommand: IdentityBenchmark.self)
 
     /// Parses the command line, runs the mode and exits with its status: help on stdout with 0,

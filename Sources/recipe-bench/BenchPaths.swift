@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// Where a mode finds the recipe binary and the corpus, and where it writes its report: the path
-/// options shared by `identity`, `engine` and `apply`. Unset paths default from the package root.
+/// options shared by `identity`, `engine`, `apply` and `display`. Unset paths default from the package root.
 ///
 /// ```
 /// recipe-bench engine --recipe-binary .build/release/recipe --corpus /data/corpus --out engine.md
@@ -23,5 +23,15 @@ struct BenchPaths: ParsableArguments {
 
     func validate() throws {
         try BenchCommand.requireValues(["--corpus": corpus, "--recipe-binary": recipeBinary, "--out": outFile])
+    }
+
+    /// `--corpus` made absolute, else `../shared/corpus` beside the package at `packageRoot`.
+    func corpus(packageRoot: String) -> String {
+        corpus.map(FileSystem.absolute) ?? BenchOptions.defaultCorpus(packageRoot: packageRoot)
+    }
+
+    /// `--recipe-binary`, else the release build of the package at `packageRoot`.
+    func recipeBinary(packageRoot: String) -> String {
+        recipeBinary ?? BenchOptions.defaultRecipeBinary(packageRoot: packageRoot)
     }
 }

@@ -23,5 +23,5 @@ func fail(_ message: String, status: Int32 = 1) -> Never {
     exit(status)
 }
 
-// The mode is a subcommand (`BenchCommand`): identity (the default), engine, check or apply.
+// The mode is a subcommand (`BenchCommand`): identity (the default), engine, check, apply or display.
 BenchCommand.main()
