@@ -37,6 +37,35 @@ public enum PointStep: Sendable, Hashable {
     /// when asked) times `amount`.
     case maskMix(MaskShape, invert: Bool, amount: Float)
 
+    /// Whether the step reads the pixel's position (a vignette, a gradient or radial mask):
+    /// such steps are laid out on one canvas and cannot move across a crop or a resize.
+    public var readsPosition: Bool {
+        switch self {
+        case .vignette: true
+        case .maskMix(.gradient, _, _), .maskMix(.radial, _, _): true
+        default: false
+        }
+    }
+
+    /// The step laid out on another canvas over the same picture, `fx`×`fy` as large (pixel
+    /// edges scale: a point at (x, y) here is at (x·fx, y·fy) there). Distances scale by the mean
+    /// √(fx·fy): a vignette or radial mask stays round, which is exact when the two factors agree
+    /// (they differ by the rounding of a canvas size, under 0.1% for a photo). Steps that read
+    /// no position come back unchanged.
+    public func laidOut(scaledBy fx: Double, _ fy: Double) -> PointStep {
+        let f = Float((fx * fy).squareRoot()), x = Float(fx), y = Float(fy)
+        switch self {
+        case .vignette(let amount, let inner, let outer, let cx, let cy, let scale):
+            return .vignette(amount: amount, inner: inner, outer: outer, cx: cx * x, cy: cy * y, scale: scale / f)
+        case .maskMix(.gradient(let fromX, let fromY, let toX, let toY), let invert, let amount):
+            return .maskMix(.gradient(fromX: fromX * x, fromY: fromY * y, toX: toX * x, toY: toY * y), invert: invert, amount: amount)
+        case .maskMix(.radial(let cx, let cy, let inner, let outer, let scale), let invert, let amount):
+            return .maskMix(.radial(cx: cx * x, cy: cy * y, inner: inner, outer: outer, scale: scale / f), invert: invert, amount: amount)
+        default:
+            return self
+        }
+    }
+
     /// A whole step list in double precision for the pixel at (x, y), masks included.
     public static func reference(_ p: SIMD3<Double>, steps: [PointStep], x: Int = 0, y: Int = 0) -> SIMD3<Double> {
         var value = p

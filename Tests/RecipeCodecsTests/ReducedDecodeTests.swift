@@ -5,7 +5,7 @@ import Testing
 struct ReducedDecodeTests {
     static let jpeg = [1, 2, 4, 8]
 
-    @Test("the decoded image stays at least twice the target, or is the 1/2 reduction the target fits in")
+    @Test("the decoded image stays at least twice the target, or is the 1/2 reduction with 1.4× to spare")
     func choice() {
         // (width, height, target width, target height, expected denominator)
         let cases: [(Int, Int, Int, Int, Int)] = [
@@ -13,7 +13,10 @@ struct ReducedDecodeTests {
             (4032, 3024, 1000, 750, 2),   // 2016 ≥ 2·1000; 1/4 (1008) would do it all in gamma space
             (6000, 4000, 600, 400, 4),    // 1500 ≥ 1200
             (6000, 4000, 256, 171, 8),    // 750 ≥ 512
-            (1800, 1200, 600, 400, 2),    // 900 < 1200, but 1/2 fits
+            (1800, 1200, 600, 400, 2),    // 900 < 1200, but 1/2 fits with 1.5× to spare
+            (3051, 4529, 1380, 2048, 1),  // 2265 fits 2048 with only 1.11× to spare: the full decode
+            (4256, 3219, 2048, 1549, 1),  // 2128: 1.04×
+            (4000, 6000, 1366, 2048, 2),  // 3000: 1.46×
             (1800, 1200, 1000, 667, 1),   // 900 < 1000: the full decode
             (6000, 4000, 6000, 4000, 1),  // full size
             (4000, 6000, 1365, 2048, 2),  // portrait

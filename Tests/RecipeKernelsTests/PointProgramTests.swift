@@ -146,4 +146,30 @@ struct PointProgramTests {
         #expect(worst < 1e-5, "worst \(worst)")
         #expect(changed > 0 && kept > 0, "the mask should leave some pixels and change others: \(changed) changed, \(kept) kept")
     }
+
+    @Test("a step laid out on a canvas three times as large gives each point of the picture the same value", arguments: [
+        [PointStep.vignette(amount: 0.6, inner: 0.3, outer: 0.9, cx: 60, cy: 3, scale: Float(1 / 40.0))],
+        [PointStep.saveInput, .matrix([0.5, 0, 0, 0.2, 0, 0.5, 0, 0.2, 0, 0, 0.5, 0.2]),
+         .maskMix(.gradient(fromX: 10, fromY: 0, toX: 30, toY: 5), invert: false, amount: 1)],
+        [PointStep.saveInput, .matrix([0.5, 0, 0, 0.2, 0, 0.5, 0, 0.2, 0, 0, 0.5, 0.2]),
+         .maskMix(.radial(cx: 40, cy: 3, inner: 0.2, outer: 0.7, scale: 1 / 30), invert: true, amount: 0.8)],
+    ])
+    func laidOut(steps: [PointStep]) {
+        // Pixel (x, y) here has its centre at (x + ½, y + ½); three times as large, that point is
+        // the centre of pixel (3x + 1, 3y + 1).
+        let larger = steps.map { $0.laidOut(scaledBy: 3, 3) }
+        #expect(larger != steps)
+        var worst = 0.0, spread = 0.0
+        let p = SIMD3(0.7, 0.5, 0.3)
+        for y in 0..<7 {
+            for x in 0..<150 {
+                let here = PointStep.reference(p, steps: steps, x: x, y: y)
+                let there = PointStep.reference(p, steps: larger, x: 3 * x + 1, y: 3 * y + 1)
+                worst = max(worst, abs(here.x - there.x), abs(here.z - there.z))
+                spread = max(spread, abs(here.x - p.x))
+            }
+        }
+        #expect(worst < 1e-5, "worst \(worst)")
+        #expect(spread > 0.1, "the step should change some pixels (\(spread))")
+    }
 }

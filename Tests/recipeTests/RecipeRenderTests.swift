@@ -205,11 +205,12 @@ struct RecipeRenderTests: CLITest {
                     #expect(psnr >= 40, "\(recipePath): PSNR \(psnr) dB")
                 }
             } else if photoName.hasSuffix(".jpg") {
-                // Known miss: libjpeg's DCT-domain 1/2 decode averages gamma-encoded values, where
-                // the full render's resize averages linear light; on this photo's white-on-dark
-                // labels that alone gives 40.3 dB with no recipe, and contrast lowers it (37.5 dB
-                // for the chain, 33.9 for basic-corrections). Decoded in full instead, the point
-                // ops' non-commutation with the downscale still leaves basic-corrections at 37.2.
+                // Known miss: libjpeg's DCT-domain 1/2 decode averages gamma-encoded values in
+                // blocks, where the full render's resize averages linear light; on this photo's
+                // white-on-dark labels that alone gives 40.3 dB with no recipe (900 px decoded for
+                // 600 out), and contrast and sharpening raise the difference: 35.0–46.5 dB over
+                // Recipes/ (39.0 for the chain), with the leading point steps already run before
+                // the resize. At the default display size (2048) this photo is not reduced.
                 withKnownIssue("display renders of JPEGs decoded with DCT scaling miss 40 dB on Landscape_1 at 600 px", isIntermittent: true) {
                     #expect(psnr >= 40, "\(recipePath): PSNR \(psnr) dB")
                 }
@@ -250,14 +251,19 @@ struct RecipeRenderTests: CLITest {
         #expect(psnr >= 39, "PSNR \(psnr) dB")
     }
 
-    @Test("the output bytes do not depend on the thread count: --threads 1, 2 and 8 agree exactly", arguments: ["graduated-sky", "soft-glow", "basic-corrections", "square-crop"])
+    @Test("the output bytes do not depend on the thread count: --threads 1, 2 and 8 agree exactly",
+          arguments: ["graduated-sky", "soft-glow", "basic-corrections", "square-crop", "basic-corrections at 600 px"])
     func threads(_ name: String) throws {
         let dir = TestPaths.temporaryDirectory("engine-threads")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let recipePath = TestPaths.packageRoot.appendingPathComponent("Recipes/\(name).recipe.yaml").path
+        // The display case: a reduced JPEG decode, the leading point pass before the resample.
+        let display = name.hasSuffix(" at 600 px")
+        let recipeName = display ? String(name.dropLast(" at 600 px".count)) : name
+        let photo = display ? TestPaths.samples.appendingPathComponent("Landscape_1.jpg").path : Self.photo
+        let recipePath = TestPaths.packageRoot.appendingPathComponent("Recipes/\(recipeName).recipe.yaml").path
         let outputs = try [1, 2, 8].map { n in
             let out = dir.appendingPathComponent("t\(n).jpg").path
-            let r = try recipe(["render", Self.photo, "--recipe", recipePath, "--threads", "\(n)", "-o", out])
+            let r = try recipe(["render", photo, "--recipe", recipePath, "--threads", "\(n)", "-o", out] + (display ? ["--size", "600"] : []))
             #expect(r.status == 0, "\(r.stderr)")
             return out
         }

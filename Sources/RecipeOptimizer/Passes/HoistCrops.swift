@@ -14,18 +14,10 @@ enum HoistCrops {
         var out = plan
         for i in out.barriers.indices {
             guard case .geometric(.crop, _) = out.barriers[i], !out.segments[i].isEmpty,
-                  !out.segments[i].contains(where: { readsPosition($0.kernel) }) else { continue }
+                  !out.segments[i].contains(where: { $0.kernel.readsPosition }) else { continue }
             out.segments[i + 1] = out.segments[i] + out.segments[i + 1]
             out.segments[i] = []
         }
         return out
-    }
-
-    static func readsPosition(_ step: PointStep) -> Bool {
-        switch step {
-        case .vignette: true
-        case .maskMix(.gradient, _, _), .maskMix(.radial, _, _): true
-        default: false
-        }
     }
 }
