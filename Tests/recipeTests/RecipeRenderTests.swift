@@ -198,19 +198,14 @@ struct RecipeRenderTests: CLITest {
             let psnr = Self.psnr(a, b)
             let name = (recipePath as NSString).lastPathComponent
             testNote("display vs full downscaled, \(photoName) at \(size) px, \(name): PSNR \(String(format: "%.1f", psnr)) dB")
-            if name == "black-and-white.recipe.yaml" && photoName == "kodim03.png" {
-                // Known miss: downscaling before its steep curve and clarity is not the same as
-                // after them (39.6 dB here).
-                withKnownIssue("black-and-white: display render misses 40 dB on kodim03 at 384 px", isIntermittent: true) {
-                    #expect(psnr >= 40, "\(recipePath): PSNR \(psnr) dB")
-                }
-            } else if photoName.hasSuffix(".jpg") {
+            if photoName.hasSuffix(".jpg") {
                 // Known miss: libjpeg's DCT-domain 1/2 decode averages gamma-encoded values in
                 // blocks, where the full render's resize averages linear light; on this photo's
                 // white-on-dark labels that alone gives 40.3 dB with no recipe (900 px decoded for
                 // 600 out), and contrast and sharpening raise the difference: 35.0–46.5 dB over
                 // Recipes/ (39.0 for the chain), with the leading point steps already run before
                 // the resize. At the default display size (2048) this photo is not reduced.
+                #expect(psnr >= 34, "\(recipePath): PSNR \(psnr) dB, below even the known miss")
                 withKnownIssue("display renders of JPEGs decoded with DCT scaling miss 40 dB on Landscape_1 at 600 px", isIntermittent: true) {
                     #expect(psnr >= 40, "\(recipePath): PSNR \(psnr) dB")
                 }
