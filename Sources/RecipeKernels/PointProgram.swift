@@ -195,6 +195,25 @@ public struct PointProgram: Sendable {
         storeClampSafe = monotone && (0..<3).allSatisfy { store[$0 * levels] == 0 && store[$0 * levels + levels - 1] == 255 }
     }
 
+    /// The program laid out on a canvas `fx`×`fy` as large (`PointStep.laidOut`). Steps that read
+    /// a position are never per-channel, so they sit in `body` and the tables stay as they are:
+    /// nothing is rebuilt.
+    public func laidOut(scaledBy fx: Double, _ fy: Double) -> PointProgram {
+        guard body.contains(where: \.readsPosition) else { return self }
+        return PointProgram(laidOut: self, body: body.map { $0.laidOut(scaledBy: fx, fy) })
+    }
+
+    /// `program` with `body` in place of its own, the tables shared.
+    private init(laidOut program: PointProgram, body: [PointStep]) {
+        steps = program.head + body + program.tail
+        head = program.head
+        self.body = body
+        tail = program.tail
+        loadTable = program.loadTable
+        storeTable = program.storeTable
+        storeClampSafe = program.storeClampSafe
+    }
+
     /// Steps that treat each channel on its own (so a table per channel can stand for them).
     static func isPerChannel(_ step: PointStep) -> Bool {
         switch step {

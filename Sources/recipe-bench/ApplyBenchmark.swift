@@ -118,9 +118,8 @@ struct ApplyBenchmark: ParsableCommand {
 
     /// Builds the tree and runs every measurement with `options`; returns the exit status.
     static func measure(_ options: Options) -> Int32 {
-        guard FileSystem.isExecutable(options.recipeBinary) else {
-            note("recipe-bench apply: no executable recipe binary at \(options.recipeBinary); build it with "
-                + "`.ci/build-release` or pass --recipe-binary")
+        if let problem = BenchPaths.binaryProblem(options.recipeBinary) {
+            note("recipe-bench apply: \(problem)")
             return 1
         }
         guard FileSystem.exists(options.recipe) else {

@@ -34,4 +34,10 @@ struct BenchPaths: ParsableArguments {
     func recipeBinary(packageRoot: String) -> String {
         recipeBinary ?? BenchOptions.defaultRecipeBinary(packageRoot: packageRoot)
     }
+
+    /// What is wrong with the recipe binary at `path` (it is missing or not executable), or nil.
+    static func binaryProblem(_ path: String) -> String? {
+        FileSystem.isExecutable(path) ? nil
+            : "no executable recipe binary at \(path); build it with `.ci/build-release` or pass --recipe-binary"
+    }
 }

@@ -5,6 +5,23 @@ enum BenchImage: CaseIterable {
     /// `bench/photo24-progressive.jpg`: the same size, progressive.
     case progressive
 
+    /// Both photos' frame headers and file sizes.
+    typealias Inputs = (headers: [BenchImage: JPEGFrameHeader], sizes: [BenchImage: Int])
+
+    /// The frame headers and sizes of both photos in `corpus`/bench, or the first that cannot be read.
+    static func inputs(corpus: String) -> Result<Inputs, JPEGFrameHeader.Problem> {
+        var read: Inputs = ([:], [:])
+        for image in allCases {
+            let path = FileSystem.join(corpus, "bench/" + image.fileName)
+            switch JPEGFrameHeader.read(path: path) {
+            case .failure(let problem): return .failure(problem)
+            case .success(let header): read.headers[image] = header
+            }
+            read.sizes[image] = FileSystem.size(path) ?? 0
+        }
+        return .success(read)
+    }
+
     /// The file name inside `corpus/bench/`.
     var fileName: String {
         switch self {

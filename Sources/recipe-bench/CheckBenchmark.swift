@@ -67,9 +67,8 @@ struct CheckBenchmark: ParsableCommand {
 
     /// Generates the recipes and times `recipe check` on them with `options`; returns the exit status.
     static func measure(_ options: Options) -> Int32 {
-        guard FileSystem.isExecutable(options.recipeBinary) else {
-            note("recipe-bench check: no executable recipe binary at \(options.recipeBinary); build it with "
-                + "`.ci/build-release` or pass --recipe-binary")
+        if let problem = BenchPaths.binaryProblem(options.recipeBinary) {
+            note("recipe-bench check: \(problem)")
             return 1
         }
         guard let scratch = ScratchDirectory() else {

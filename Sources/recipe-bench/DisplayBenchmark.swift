@@ -107,9 +107,8 @@ struct DisplayBenchmark: ParsableCommand {
     /// Finds the photos and recipes, renders and compares every pair with `options` and prints
     /// the report; returns the exit status.
     static func measure(_ options: Options) -> Int32 {
-        guard FileSystem.isExecutable(options.recipeBinary) else {
-            note("recipe-bench display: no executable recipe binary at \(options.recipeBinary); build it with "
-                + "`.ci/build-release` or pass --recipe-binary")
+        if let problem = BenchPaths.binaryProblem(options.recipeBinary) {
+            note("recipe-bench display: \(problem)")
             return 1
         }
         let recipes = DisplayRecipe.all(in: FileSystem.join(options.packageRoot, "Recipes"))

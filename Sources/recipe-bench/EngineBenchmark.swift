@@ -46,22 +46,16 @@ struct EngineBenchmark: ParsableCommand {
     /// Measures every row with `options` and prints the report; returns the exit status.
     static func measure(_ options: BenchOptions) -> Int32 {
         // Inputs: both photos must have a frame header; the recipe binary must be executable.
-        var headers: [BenchImage: JPEGFrameHeader] = [:]
-        var fileSizes: [BenchImage: Int] = [:]
-        for image in BenchImage.allCases {
-            let path = FileSystem.join(options.corpus, "bench/" + image.fileName)
-            switch readHeader(path) {
-            case .failure(let why):
-                note("recipe-bench engine: \(path): \(why)")
-                return 1
-            case .success(let header):
-                headers[image] = header
-            }
-            fileSizes[image] = FileSystem.size(path) ?? 0
+        let photos: BenchImage.Inputs
+        switch BenchImage.inputs(corpus: options.corpus) {
+        case .failure(let problem):
+            note("recipe-bench engine: \(problem)")
+            return 1
+        case .success(let read): photos = read
         }
-        guard FileSystem.isExecutable(options.recipeBinary) else {
-            note("recipe-bench engine: no executable recipe binary at \(options.recipeBinary); build it with "
-                + "`.ci/build-release` or pass --recipe-binary")
+        let headers = photos.headers, fileSizes = photos.sizes
+        if let problem = BenchPaths.binaryProblem(options.recipeBinary) {
+            note("recipe-bench engine: \(problem)")
             return 1
         }
         guard let scratch = ScratchDirectory(), let inputs = EngineInputs(corpus: options.corpus, scratch: scratch) else {
@@ -79,7 +73,7 @@ struct EngineBenchmark: ParsableCommand {
         let tools = EngineToolbox.discover(runner: runner, scratch: scratch, peerSources: peerSources)
         let plans = tools.plans(recipe: options.recipeBinary, inputs: inputs)
         let batchMegapixels = inputs.batchPhotos.reduce(0.0) { sum, path in
-            guard case .success(let header) = readHeader(path) else { return sum }
+            guard case .success(let header) = JPEGFrameHeader.read(path: path) else { return sum }
             return sum + Double(header.width * header.height) / 1e6
         }
 
@@ -107,7 +101,7 @@ struct EngineBenchmark: ParsableCommand {
                     outcome = .skipped("recipe: " + engineMessage(why).replacingAll(scratch.path, with: "$W"))
                 }
                 if outcome.medianWall != nil, let output = command.expectedOutput,
-                    case .success(let header) = readHeader(output)
+                    case .success(let header) = JPEGFrameHeader.read(path: output)
                 {
                     outputs[row] = "\(header.width)×\(header.height) " + chromaName(header)
                 }
@@ -141,23 +135,6 @@ struct EngineBenchmark: ParsableCommand {
             status = 1
         }
         return status
-    }
-
-    /// The frame header of the JPEG at `path`, or why it cannot be read.
-    static func readHeader(_ path: String) -> Result<JPEGFrameHeader, HeaderProblem> {
-        let parsed: Result<JPEGFrameHeader, JPEGFrameHeader.ReadError>? = FileSystem.withMappedFile(path) { bytes in
-            Result { () throws(JPEGFrameHeader.ReadError) in try JPEGFrameHeader(jpeg: bytes) }
-        }
-        switch parsed {
-        case nil: return .failure(HeaderProblem(description: "cannot read: \(FileSystem.errorText())"))
-        case .failure(let error)?: return .failure(HeaderProblem(description: "\(error)"))
-        case .success(let header)?: return .success(header)
-        }
-    }
-
-    /// Why a JPEG's frame header could not be read.
-    struct HeaderProblem: Error, CustomStringConvertible {
-        let description: String
     }
 
     /// `4:2:0`, `4:2:2` or `4:4:4` for a 3-component JPEG whose chroma is 1x1; else the raw factors.

@@ -38,24 +38,13 @@ struct IdentityBenchmark: ParsableCommand {
     /// Measures every row with `options` and prints the report; returns the exit status.
     static func measure(_ options: BenchOptions) -> Int32 {
         // Inputs: both photos must exist and have a frame header; the recipe binary must be executable.
-        var headers: [BenchImage: JPEGFrameHeader] = [:]
-        var fileSizes: [BenchImage: Int] = [:]
-        for image in BenchImage.allCases {
-            let path = FileSystem.join(options.corpus, "bench/" + image.fileName)
-            let parsed: Result<JPEGFrameHeader, JPEGFrameHeader.ReadError>? = FileSystem.withMappedFile(path) { bytes in
-                Result { () throws(JPEGFrameHeader.ReadError) in try JPEGFrameHeader(jpeg: bytes) }
-            }
-            switch parsed {
-            case nil: fail("cannot read \(path): \(FileSystem.errorText())")
-            case .failure(let error)?: fail("\(path): \(error)")
-            case .success(let header)?: headers[image] = header
-            }
-            fileSizes[image] = FileSystem.size(path) ?? 0
+        let photos: BenchImage.Inputs
+        switch BenchImage.inputs(corpus: options.corpus) {
+        case .failure(let problem): fail("\(problem)")
+        case .success(let read): photos = read
         }
-        guard FileSystem.isExecutable(options.recipeBinary) else {
-            fail("no executable recipe binary at \(options.recipeBinary); build it with "
-                + "`.ci/build-release` or pass --recipe-binary")
-        }
+        let headers = photos.headers, fileSizes = photos.sizes
+        if let problem = BenchPaths.binaryProblem(options.recipeBinary) { fail(problem) }
         guard let scratch = ScratchDirectory() else { fail("cannot create a temporary folder: \(FileSystem.errorText())") }
 
         let runner = ProcessRunner(launcher: options.launcher, logPath: scratch.file("stderr.log"))

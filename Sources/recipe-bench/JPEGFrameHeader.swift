@@ -133,3 +133,22 @@ struct JPEGFrameHeader {
         components.map { "\($0.horizontal)x\($0.vertical)" }.joined(separator: " ")
     }
 }
+
+extension JPEGFrameHeader {
+    /// Why a file's frame header could not be read (the description names the file).
+    struct Problem: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The frame header of the JPEG file at `path`.
+    static func read(path: String) -> Result<JPEGFrameHeader, Problem> {
+        let parsed: Result<JPEGFrameHeader, ReadError>? = FileSystem.withMappedFile(path) { bytes in
+            Result { () throws(ReadError) in try JPEGFrameHeader(jpeg: bytes) }
+        }
+        switch parsed {
+        case nil: return .failure(Problem(description: "\(path): cannot read: \(FileSystem.errorText())"))
+        case .failure(let error)?: return .failure(Problem(description: "\(path): \(error)"))
+        case .success(let header)?: return .success(header)
+        }
+    }
+}

@@ -172,4 +172,25 @@ struct PointProgramTests {
         #expect(worst < 1e-5, "worst \(worst)")
         #expect(spread > 0.1, "the step should change some pixels (\(spread))")
     }
+
+    @Test("a program laid out on another canvas keeps its tables and gives the bytes of one built from the laid-out steps")
+    func programLaidOut() {
+        let steps: [PointStep] = [.toLinear, .matrix([1.2, 0, 0, 0, 0, 1.1, 0, 0, 0, 0, 0.9, 0]),
+                                  .vignette(amount: 0.6, inner: 0.3, outer: 0.9, cx: 60, cy: 3, scale: Float(1 / 40.0)), .toEncoded]
+        let laidOut = PointProgram(steps: steps).laidOut(scaledBy: 3, 2)
+        let rebuilt = PointProgram(steps: steps.map { $0.laidOut(scaledBy: 3, 2) })
+        #expect(laidOut.steps == rebuilt.steps && laidOut.head == rebuilt.head && laidOut.tail == rebuilt.tail)
+        let width = 450
+        let source = (0..<(3 * width)).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        for y in [0, 5, 13] {
+            var a = source, b = source
+            a.withUnsafeMutableBufferPointer { laidOut.run($0.baseAddress!, pixels: width, y: y) }
+            b.withUnsafeMutableBufferPointer { rebuilt.run($0.baseAddress!, pixels: width, y: y) }
+            #expect(a == b, "row \(y)")
+            #expect(a != source)
+        }
+        // No positional step: the program comes back as it was.
+        let plain = PointProgram(steps: [.toLinear, .toEncoded])
+        #expect(plain.laidOut(scaledBy: 3, 2).steps == plain.steps)
+    }
 }

@@ -116,9 +116,7 @@ struct RenderJob {
             let positional = programs.contains { $0.steps.contains(where: \.readsPosition) }
             if !positional || orientation == .up {
                 let fx = span.width / Double(stored.width), fy = span.height / Double(stored.height)
-                let laidOut = positional
-                    ? programs.map { PointProgram(steps: $0.steps.map { $0.laidOut(scaledBy: fx, fy) }, tables: programs.count == 1) }
-                    : programs
+                let laidOut = programs.map { $0.laidOut(scaledBy: fx, fy) }
                 stages.removeFirst()
                 chain = try Self.build([.point(laidOut)], on: Self.eightBitRGB(chain), threaded: threaded, pool: pool)
             }
