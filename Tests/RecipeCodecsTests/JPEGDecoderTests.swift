@@ -1,5 +1,5 @@
 import Foundation
-import RecipeCodecs
+@testable import RecipeCodecs
 import RecipeCore
 import Testing
 import TestSupport
@@ -44,6 +44,49 @@ struct JPEGDecoderTests {
         #expect(gray.info.colorModel == .gray && gray.format == PixelFormat(.gray, .uint8))
         let hopper = try JPEGDecoder(path: TestPaths.fixture("jpeg/pil_hopper.jpg"))
         #expect(hopper.info.width == 128 && hopper.info.height == 128 && !hopper.info.progressive)
+    }
+
+    @Test("a progressive file's coefficient buffer is found and advised for huge pages; pixels unchanged")
+    func progressiveCoefficientBuffer() throws {
+        // 1000×700 4:2:0: libjpeg's arrays are rounded up to whole MCUs, 126×88 luma blocks
+        // (2 per MCU each way) and 63×44 per chroma component, 128 bytes per block.
+        let (width, height) = (1000, 700)
+        let dir = TestPaths.temporaryDirectory("progressive")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("p.jpg").path
+        let strip = PixelBuffer(width: width, rowCapacity: height, format: PixelFormat(.rgb, .uint8))
+        strip.rowCount = height
+        for y in 0..<height {
+            let row = strip.samples(y, as: UInt8.self)
+            for x in 0..<width { row[3 * x] = UInt8(x & 255); row[3 * x + 1] = UInt8(y & 255); row[3 * x + 2] = UInt8((x ^ y) & 255) }
+        }
+        let file = try AtomicOutputFile(path: path)
+        let sink = try JPEGEncoder(handle: file.handle, path: path, width: width, height: height, colorModel: .rgb,
+                                   metadata: ImageMetadata(), options: JPEGOptions(quality: 90, progressive: true))
+        try sink.writeRows(from: strip)
+        try sink.finish()
+        try file.commit()
+
+        let decoder = try JPEGDecoder(path: path)
+        try decoder.start(scaleDenominator: 1)
+        let buffer = decoder.coefficientBufferBytes
+        #expect(buffer.total == (126 * 88 + 2 * 63 * 44) * 128)
+        #expect(buffer.hugePages <= buffer.total)
+        if FileManager.default.fileExists(atPath: "/sys/kernel/mm/transparent_hugepage/enabled") {
+            // Each array loses at most a page at either end to page alignment.
+            #expect(buffer.hugePages >= buffer.total - 3 * 2 * 4096, "advised \(buffer.hugePages) of \(buffer.total) bytes")
+        } else {
+            testNote("no transparent huge pages on this kernel: the coefficient buffer stays in 4 KiB pages")
+        }
+        let baseline = try JPEGDecoder(path: TestPaths.fixture("jpeg/pil_hopper.jpg"))
+        try baseline.start(scaleDenominator: 1)
+        #expect(baseline.coefficientBufferBytes.total == 0)
+        // The wrapped memory manager changes no pixel: the decode still equals djpeg's.
+        for scale in [1, 2] {
+            guard let reference = try djpegReference(path, scale: scale) else { break }
+            let (ours, _) = try decodeAll(path, scale: scale)
+            #expect(ours.maxDifference(to: reference) == 0, "at 1/\(scale)")
+        }
     }
 
     @Test("DCT scaling gives libjpeg's sizes: ceil(size × 1/N)")

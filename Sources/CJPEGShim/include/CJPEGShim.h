@@ -24,12 +24,27 @@ typedef struct rcp_jpeg_error_mgr {
     char warnings[RCP_JPEG_MAX_WARNINGS][JMSG_LENGTH_MAX];
 } rcp_jpeg_error_mgr;
 
+/* A whole-image coefficient array libjpeg asked its memory manager for (progressive files). */
+typedef struct rcp_jpeg_coefficient_array {
+    jvirt_barray_ptr array;
+    JDIMENSION blocks_per_row;
+    JDIMENSION rows;
+} rcp_jpeg_coefficient_array;
+
 typedef struct rcp_jpeg_decoder {
     struct jpeg_decompress_struct cinfo;      /* first member: a j_common_ptr casts back to us */
     rcp_jpeg_error_mgr err;
     struct jpeg_progress_mgr progress;
     int max_scans;                            /* progressive scan limit (0 = none) */
     int created;
+    /* The memory manager's own methods, wrapped so that the zero-filled coefficient arrays of a
+       progressive file are backed by transparent huge pages (see rcp_realize_virt_arrays). */
+    __typeof__(((struct jpeg_memory_mgr *)0)->request_virt_barray) request_virt_barray;
+    __typeof__(((struct jpeg_memory_mgr *)0)->realize_virt_arrays) realize_virt_arrays;
+    int coefficient_array_count;
+    rcp_jpeg_coefficient_array coefficient_arrays[MAX_COMPONENTS];
+    size_t coefficient_bytes;                 /* the zero-filled arrays' size in bytes */
+    size_t huge_page_bytes;                   /* the part of it advised for huge pages */
 } rcp_jpeg_decoder;
 
 typedef struct rcp_jpeg_encoder {

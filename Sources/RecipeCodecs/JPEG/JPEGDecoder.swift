@@ -148,6 +148,13 @@ public final class JPEGDecoder: ImageDecoder {
         return meta
     }
 
+    /// Bytes of the whole-image coefficient buffer libjpeg zero-fills for a progressive file (0 for a
+    /// baseline one), and how many of them were advised for transparent huge pages after
+    /// `start` (0 where the kernel has none); see CJPEGShim.c.
+    var coefficientBufferBytes: (total: Int, hugePages: Int) {
+        (Int(d.pointee.coefficient_bytes), Int(d.pointee.huge_page_bytes))
+    }
+
     public func start(scaleDenominator: Int) throws(ImageError) {
         precondition(!started, "JPEGDecoder started twice")
         precondition(supportedScaleDenominators.contains(scaleDenominator))
