@@ -50,7 +50,13 @@ public final class BlurStage: RowSource {
     private var inputAvailable = 0  // rows in `input` not yet consumed
     private var inputNext = 0
     private var produced = 0
-    private let line: UnsafeMutablePointer<Float>
+    /// Output rows `linesStart..<linesEnd` are in `lines`, blurred vertically, not all emitted yet.
+    private var linesStart = 0
+    private var linesEnd = 0
+    /// Vertically blurred output rows, `GaussianBlur.verticalRowsPerPass` of `planes · width` floats.
+    private let lines: UnsafeMutablePointer<Float>
+    /// The ring rows one vertical pass reads, in order.
+    private let windowRows: UnsafeMutablePointer<UnsafePointer<Float>>
     private let rowPlanes: UnsafeMutablePointer<Float>
     private let padded: UnsafeMutablePointer<Float>
     /// Shadows/highlights gain at Yb = i / gainSteps.
@@ -67,7 +73,8 @@ public final class BlurStage: RowSource {
         taps = .allocate(capacity: weights.count)
         _ = taps.initialize(from: weights)
         radius = weights.count / 2
-        ringSize = 2 * radius + 1
+        // The window of a pass of several output rows: 2r + 1 rows for the first, one more for each other.
+        ringSize = 2 * radius + GaussianBlur.verticalRowsPerPass
         switch mode {
         case .blur, .unsharp(_, _, false): planes = 3
         case .unsharp(_, _, true), .shadowsHighlights: planes = 1
@@ -83,7 +90,8 @@ public final class BlurStage: RowSource {
         ring = .allocate(capacity: planes * width * ringSize)
         originals = mode == .blur ? nil : .allocate(capacity: 3 * width * ringSize)
         input = PixelBuffer(width: width, rowCapacity: 16, format: source.format)
-        line = .allocate(capacity: planes * width)
+        lines = .allocate(capacity: GaussianBlur.verticalRowsPerPass * planes * width)
+        windowRows = .allocate(capacity: weights.count + GaussianBlur.verticalRowsPerPass - 1)
         rowPlanes = .allocate(capacity: planes * width)
         padded = .allocate(capacity: width + weights.count + 8)
     }
@@ -92,7 +100,8 @@ public final class BlurStage: RowSource {
         taps.deallocate()
         ring.deallocate()
         originals?.deallocate()
-        line.deallocate()
+        lines.deallocate()
+        windowRows.deallocate()
         rowPlanes.deallocate()
         padded.deallocate()
     }
@@ -146,89 +155,104 @@ public final class BlurStage: RowSource {
 
     public func readRows(into buffer: PixelBuffer) throws -> Int {
         var n = 0
-        let width = self.width, line = self.line, count = planes * width
+        let count = planes * width
         while n < buffer.rowCapacity && produced < height {
-            let y = produced
-            // Rows up to y + radius (clamped to the last) must be in the ring.
-            while inputRow <= min(y + radius, height - 1) { try pullRow() }
-            line.update(repeating: 0, count: count)
-            for k in 0..<taps.count {
-                let row = min(max(y + k - radius, 0), height - 1)
-                GaussianBlur.accumulate(line, ring + (row % ringSize) * count, weight: taps[k], count: count)
+            if produced >= linesEnd {
+                // The next pass: as many rows as the kernel takes at once (fewer only at the
+                // bottom), whatever the caller's strip height; rows left over wait in `lines`.
+                let y0 = produced
+                let m = min(GaussianBlur.verticalRowsPerPass, height - y0)
+                // Rows up to y0 + m − 1 + radius (clamped to the last) must be in the ring.
+                while inputRow <= min(y0 + m - 1 + radius, height - 1) { try pullRow() }
+                for t in 0..<(m + taps.count - 1) {
+                    let row = min(max(y0 + t - radius, 0), height - 1)
+                    windowRows[t] = UnsafePointer(ring + (row % ringSize) * count)
+                }
+                GaussianBlur.vertical(rows: windowRows, taps: UnsafeBufferPointer(taps), into: lines, lineStride: count,
+                                      rowCount: m, count: count)
+                linesStart = y0
+                linesEnd = y0 + m
             }
-            let out = buffer.row(n).assumingMemoryBound(to: UInt8.self)
-            let original = originals.map { $0 + (y % ringSize) * 3 * width }
-            switch mode {
-            case .blur:
-                SRGB.encodeTable.withUnsafeBufferPointer { table in
-                    var x = 0
-                    while x + 8 <= width {
-                        for c in 0..<3 {
-                            let q = SRGB.encodeCodes(UnsafeRawPointer(line + c * width + x).loadUnaligned(as: SIMD8<Float>.self), max: 255,
-                                                     table: table.baseAddress!)
-                            for k in 0..<8 { out[3 * (x + k) + c] = UInt8(truncatingIfNeeded: q[k]) }
-                        }
-                        x += 8
-                    }
-                    while x < width {
-                        for c in 0..<3 {
-                            out[3 * x + c] = SampleConversion.quantize8(SRGB.encodeClamped(line[c * width + x], table: table.baseAddress!))
-                        }
-                        x += 1
-                    }
-                }
-            case .unsharp(let amount, let threshold, let luma):
-                let v = original!
-                for x in 0..<width {
-                    let (r, g, b) = (v[x], v[width + x], v[2 * width + x])
-                    var d: SIMD3<Float>
-                    if luma {
-                        d = SIMD3(repeating: 0.2126 * r + 0.7152 * g + 0.0722 * b - line[x])
-                    } else {
-                        d = SIMD3(r - line[x], g - line[width + x], b - line[2 * width + x])
-                    }
-                    let values = SIMD3(r, g, b)
-                    for c in 0..<3 {
-                        let o = abs(2 * d[c]) < threshold ? values[c] : values[c] + amount * d[c]
-                        out[3 * x + c] = SampleConversion.quantize8(o)
-                    }
-                }
-            case .shadowsHighlights:
-                let v = original!
-                gains.withUnsafeBufferPointer { gains in
-                    SRGB.encodeTable.withUnsafeBufferPointer { table in
-                        // The gain by table: a smooth function of Yb, interpolated from 1024 steps.
-                        func gain(_ x: Int) -> Float {
-                            let t = min(max(line[x], 0), 1) * Float(Self.gainSteps)
-                            let i = min(Int(t), Self.gainSteps - 1)
-                            return gains[i] + (t - Float(i)) * (gains[i + 1] - gains[i])
-                        }
-                        var x = 0
-                        while x + 8 <= width {
-                            var g = SIMD8<Float>()
-                            for k in 0..<8 { g[k] = gain(x + k) }
-                            for c in 0..<3 {
-                                let l = UnsafeRawPointer(v + c * width + x).loadUnaligned(as: SIMD8<Float>.self) * g
-                                let q = SRGB.encodeCodes(l, max: 255, table: table.baseAddress!)
-                                for k in 0..<8 { out[3 * (x + k) + c] = UInt8(truncatingIfNeeded: q[k]) }
-                            }
-                            x += 8
-                        }
-                        while x < width {
-                            let g = gain(x)
-                            for c in 0..<3 {
-                                out[3 * x + c] = SampleConversion.quantize8(SRGB.encodeClamped(v[c * width + x] * g, table: table.baseAddress!))
-                            }
-                            x += 1
-                        }
-                    }
-                }
-            }
+            emit(row: produced, from: lines + (produced - linesStart) * count,
+                 into: buffer.row(n).assumingMemoryBound(to: UInt8.self))
             n += 1
             produced += 1
         }
         buffer.rowCount = n
         buffer.originY = produced - n
         return n
+    }
+
+    /// Output row `y` from its vertically blurred planes `line`: the blur encoded, or the unsharp
+    /// mask or shadows/highlights applied to the row's originals.
+    private func emit(row y: Int, from line: UnsafeMutablePointer<Float>, into out: UnsafeMutablePointer<UInt8>) {
+        let width = self.width
+        let original = originals.map { $0 + (y % ringSize) * 3 * width }
+        switch mode {
+        case .blur:
+            SRGB.encodeTable.withUnsafeBufferPointer { table in
+                var x = 0
+                while x + 8 <= width {
+                    for c in 0..<3 {
+                        let q = SRGB.encodeCodes(UnsafeRawPointer(line + c * width + x).loadUnaligned(as: SIMD8<Float>.self), max: 255,
+                                                 table: table.baseAddress!)
+                        for k in 0..<8 { out[3 * (x + k) + c] = UInt8(truncatingIfNeeded: q[k]) }
+                    }
+                    x += 8
+                }
+                while x < width {
+                    for c in 0..<3 {
+                        out[3 * x + c] = SampleConversion.quantize8(SRGB.encodeClamped(line[c * width + x], table: table.baseAddress!))
+                    }
+                    x += 1
+                }
+            }
+        case .unsharp(let amount, let threshold, let luma):
+            let v = original!
+            for x in 0..<width {
+                let (r, g, b) = (v[x], v[width + x], v[2 * width + x])
+                var d: SIMD3<Float>
+                if luma {
+                    d = SIMD3(repeating: 0.2126 * r + 0.7152 * g + 0.0722 * b - line[x])
+                } else {
+                    d = SIMD3(r - line[x], g - line[width + x], b - line[2 * width + x])
+                }
+                let values = SIMD3(r, g, b)
+                for c in 0..<3 {
+                    let o = abs(2 * d[c]) < threshold ? values[c] : values[c] + amount * d[c]
+                    out[3 * x + c] = SampleConversion.quantize8(o)
+                }
+            }
+        case .shadowsHighlights:
+            let v = original!
+            gains.withUnsafeBufferPointer { gains in
+                SRGB.encodeTable.withUnsafeBufferPointer { table in
+                    // The gain by table: a smooth function of Yb, interpolated from 1024 steps.
+                    func gain(_ x: Int) -> Float {
+                        let t = min(max(line[x], 0), 1) * Float(Self.gainSteps)
+                        let i = min(Int(t), Self.gainSteps - 1)
+                        return gains[i] + (t - Float(i)) * (gains[i + 1] - gains[i])
+                    }
+                    var x = 0
+                    while x + 8 <= width {
+                        var g = SIMD8<Float>()
+                        for k in 0..<8 { g[k] = gain(x + k) }
+                        for c in 0..<3 {
+                            let l = UnsafeRawPointer(v + c * width + x).loadUnaligned(as: SIMD8<Float>.self) * g
+                            let q = SRGB.encodeCodes(l, max: 255, table: table.baseAddress!)
+                            for k in 0..<8 { out[3 * (x + k) + c] = UInt8(truncatingIfNeeded: q[k]) }
+                        }
+                        x += 8
+                    }
+                    while x < width {
+                        let g = gain(x)
+                        for c in 0..<3 {
+                            out[3 * x + c] = SampleConversion.quantize8(SRGB.encodeClamped(v[c * width + x] * g, table: table.baseAddress!))
+                        }
+                        x += 1
+                    }
+                }
+            }
+        }
     }
 }
