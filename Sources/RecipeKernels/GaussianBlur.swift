@@ -99,7 +99,7 @@ public enum GaussianBlur {
     public static let verticalRowsPerPass = 6
 
     /// The vertical pass for `rowCount` (at most `verticalRowsPerPass`) consecutive output rows:
-    /// `lines + j·lineStride` gets Σₖ taps[k]·rows[j + k] over `count` floats, for j < rowCount,
+    /// `lines + j·lineStride` gets Σₖ taps[k]·rows[j + k] at the float offsets `columns`, for j < rowCount,
     /// where `rows` holds the `rowCount + taps.count − 1` input rows in order (edge rows repeated
     /// by the caller).
     ///
@@ -109,18 +109,19 @@ public enum GaussianBlur {
     /// memory. Sums run tap by tap in order, as `accumulate` does row by row, so the result is
     /// the same to the bit.
     public static func vertical(rows: UnsafePointer<UnsafePointer<Float>>, taps: UnsafeBufferPointer<Float>,
-                                into lines: UnsafeMutablePointer<Float>, lineStride: Int, rowCount m: Int, count: Int) {
+                                into lines: UnsafeMutablePointer<Float>, lineStride: Int, rowCount m: Int, columns: Range<Int>) {
         precondition(m >= 1 && m <= verticalRowsPerPass)
         let n = taps.count
+        let count = columns.upperBound
         guard m == verticalRowsPerPass, n >= m else {
             for j in 0..<m {
-                let line = lines + j * lineStride
-                line.update(repeating: 0, count: count)
-                for k in 0..<n { accumulate(line, rows[j + k], weight: taps[k], count: count) }
+                let line = lines + j * lineStride + columns.lowerBound
+                line.update(repeating: 0, count: columns.count)
+                for k in 0..<n { accumulate(line, rows[j + k] + columns.lowerBound, weight: taps[k], count: columns.count) }
             }
             return
         }
-        var i = 0
+        var i = columns.lowerBound
         while i + 8 <= count {
             @inline(__always) func load(_ t: Int) -> SIMD8<Float> { UnsafeRawPointer(rows[t] + i).loadUnaligned(as: SIMD8<Float>.self) }
             var a0 = SIMD8<Float>(), a1 = SIMD8<Float>(), a2 = SIMD8<Float>()
