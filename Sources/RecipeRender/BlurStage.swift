@@ -5,9 +5,9 @@ import Glibc
 #endif
 
 /// A Gaussian window over streaming 8-bit RGB strips, clamp-to-edge: blur, unsharp mask or
-/// shadows/highlights. It keeps only the rows its window needs (a ring of 2r+1 rows of floats;
+/// shadows/highlights. It keeps only the rows its window needs (a ring of 2r+6 rows of floats;
 /// memory grows with the width and the radius, not the image area), blurs each kept row
-/// horizontally once, then each output row vertically, eight floats at a time.
+/// horizontally once, then six output rows at a time vertically (`GaussianBlur.vertical`).
 ///
 /// ```swift
 /// let chain = BlurStage(source: decoder, sigma: 2.5)   // sigma in pixels of this canvas

@@ -10,7 +10,7 @@ import RecipeRender
 /// that render, renders the display size directly, and compares the two small images.
 ///
 /// ```
-/// recipe-bench display --out bench-results/display.md      # every pair, about 20 minutes
+/// recipe-bench display --out bench-results/display.md      # every pair, about 10 minutes
 /// recipe-bench display --photos shefta                      # one photo, a minute or two
 /// recipe-bench display --size 1024 --min-psnr 45 --jobs 1
 /// ```
