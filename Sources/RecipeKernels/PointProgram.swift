@@ -345,15 +345,18 @@ public struct PointProgram: Sendable {
             vectors(planes, n) { FastMath.pow($0, e) }
         case .levels(let black, let white, let gamma, let outBlack, let outWhite):
             let scale = 1 / (white - black), range = outWhite - outBlack
-            for c in 0..<3 { let p = planes + c * tile;
-                for i in 0..<n {
-                    let x = max(0, (p[i] - black) * scale)
-                    p[i] = outBlack + range * (gamma == 1 ? x : powf(x, gamma))
+            if gamma == 1 {
+                for c in 0..<3 { let p = planes + c * tile; for i in 0..<n { p[i] = outBlack + range * max(0, (p[i] - black) * scale) } }
+            } else {
+                vectors(planes, n) { v in
+                    var x = (v - black) * scale
+                    x = x.replacing(with: 0, where: x .< 0)
+                    return range * FastMath.pow(x, gamma) + outBlack
                 }
             }
         case .sigmoid(let a, let mid, let s0, let s1):
-            let k = 1 / (s1 - s0)
-            for c in 0..<3 { let p = planes + c * tile; for i in 0..<n { p[i] = (tanhf(a / 2 * (p[i] - mid)) - s0) * k } }
+            let k = 1 / (s1 - s0), half = a / 2
+            vectors(planes, n) { (FastMath.tanh(half * ($0 - mid)) - s0) * k }
         case .vibrance(let amount):
             let k = -3 * amount
             for i in 0..<n {
@@ -394,6 +397,10 @@ public struct PointProgram: Sendable {
             }
         case .lut(let lut, let tetrahedral, let amount):
             lut.table.withUnsafeBufferPointer { t in
+                if lut.kind == .threeD && lut.shaper == nil {
+                    lookup3D(lut, t.baseAddress!, planes, n, tetrahedral, amount)
+                    return
+                }
                 for i in 0..<n {
                     let p = SIMD3<Float>(r[i], g[i], b[i])
                     let out = lookup(lut, t.baseAddress!, p, tetrahedral)
@@ -435,16 +442,16 @@ public struct PointProgram: Sendable {
         if let s = lut.shaper {
             let sTop = Float(s.size - 1)
             for c in 0..<3 {
-                let x = min(max((p[c] - s.domainMin) / (s.domainMax - s.domainMin) * sTop, 0), sTop)
+                let v = (p[c] - s.domainMin) / (s.domainMax - s.domainMin) * sTop
+                let x = v > 0 ? min(v, sTop) : 0  // NaN to 0 too: Int(NaN) would trap
                 let i = min(Int(x), s.size - 2), f = x - Float(i)
                 p[c] = s.table[3 * i + c] * (1 - f) + s.table[3 * (i + 1) + c] * f
             }
         }
         let n = lut.size, top = Float(n - 1)
         var q = (p - lut.domainMin) / (lut.domainMax - lut.domainMin) * top
-        q = q.replacing(with: 0, where: q .< 0)
+        q = q.replacing(with: 0, where: .!(q .> 0))
         q = q.replacing(with: top, where: q .> top)
-        @inline(__always) func entry(_ i: Int) -> SIMD3<Float> { SIMD3(t[3 * i], t[3 * i + 1], t[3 * i + 2]) }
         if lut.kind == .oneD {
             var out = SIMD3<Float>()
             for c in 0..<3 {
@@ -454,8 +461,16 @@ public struct PointProgram: Sendable {
             return out
         }
         let i = min(Int(q.x), n - 2), j = min(Int(q.y), n - 2), k = min(Int(q.z), n - 2)
-        let fr = q.x - Float(i), fg = q.y - Float(j), fb = q.z - Float(k)
-        let base = i + n * j + n * n * k
+        return interpolate(t, base: i + n * j + n * n * k, q.x - Float(i), q.y - Float(j), q.z - Float(k), size: n, tetrahedral)
+    }
+
+    /// The 3D table's value in the cell whose low corner is entry `base`, at fractions (fr, fg, fb)
+    /// along r, g, b: tetrahedral (the tetrahedron the fractions' order picks, FilmLight TN-0057)
+    /// or trilinear.
+    @inline(__always)
+    static func interpolate(_ t: UnsafePointer<Float>, base: Int, _ fr: Float, _ fg: Float, _ fb: Float, size n: Int,
+                            _ tetrahedral: Bool) -> SIMD3<Float> {
+        @inline(__always) func entry(_ i: Int) -> SIMD3<Float> { SIMD3(t[3 * i], t[3 * i + 1], t[3 * i + 2]) }
         let dr = 1, dg = n, db = n * n
         if !tetrahedral {
             let c00 = entry(base) * (1 - fr) + entry(base + dr) * fr, c10 = entry(base + dg) * (1 - fr) + entry(base + dr + dg) * fr
@@ -471,6 +486,49 @@ public struct PointProgram: Sendable {
         if fb > fg { return c000 * (1 - fb) + entry(base + db) * (fb - fg) + entry(base + dg + db) * (fg - fr) + c111 * fr }
         if fb > fr { return c000 * (1 - fg) + entry(base + dg) * (fg - fb) + entry(base + dg + db) * (fb - fr) + c111 * fr }
         return c000 * (1 - fg) + entry(base + dg) * (fg - fr) + entry(base + dr + dg) * (fr - fb) + c111 * fb
+    }
+
+    /// `lookup` for a 3D table without a shaper over a tile, eight pixels at a time for the cell
+    /// coordinates (scale, clamp, integer part, fraction), then pixel by pixel for the corners
+    /// (same cell choice and weights, so the same values to within a float rounding).
+    @inline(__always)
+    static func lookup3D(_ lut: CubeLUT, _ t: UnsafePointer<Float>, _ planes: UnsafeMutablePointer<Float>, _ n: Int,
+                         _ tetrahedral: Bool, _ amount: Float) {
+        typealias V = SIMD8<Float>
+        let size = lut.size, top = Float(size - 1)
+        let scale = top / (lut.domainMax - lut.domainMin)
+        let (s0, s1, s2) = (V(repeating: scale.x), V(repeating: scale.y), V(repeating: scale.z))
+        let (m0, m1, m2) = (V(repeating: lut.domainMin.x), V(repeating: lut.domainMin.y), V(repeating: lut.domainMin.z))
+        // The cell's low corner is at most size − 2, so a coordinate at the top end (size − 1) has
+        // fraction 1 in the last cell.
+        let last = V(repeating: Float(size - 2))
+        @inline(__always) func cell(_ v: V, _ min: V, _ scale: V) -> (SIMD8<UInt32>, V) {
+            let x = (v - min) * scale
+            // Clamped to [0, top] with NaN to 0, as `lookup`'s comparisons do; the cell's low
+            // corner is at most size − 2, so the top end has fraction 1 in the last cell.
+            let q = x.replacing(with: 0, where: .!(x .> 0)).replacing(with: top, where: x .> top)
+            let (low, index) = SRGB.floor22(q.replacing(with: last, where: q .> last))
+            return (index, q - low)
+        }
+        let r = planes, g = planes + tile, b = planes + 2 * tile
+        let raw = UnsafeMutableRawPointer(planes)
+        let dg = size, db = size * size
+        var k = 0
+        while k < n {
+            let x = raw.loadUnaligned(fromByteOffset: 4 * k, as: V.self)
+            let y = raw.loadUnaligned(fromByteOffset: 4 * (tile + k), as: V.self)
+            let z = raw.loadUnaligned(fromByteOffset: 4 * (2 * tile + k), as: V.self)
+            let (ir, fr8) = cell(x, m0, s0), (ig, fg8) = cell(y, m1, s1), (ib, fb8) = cell(z, m2, s2)
+            let base8 = ir &+ ig &* UInt32(dg) &+ ib &* UInt32(db)
+            for j in 0..<Swift.min(8, n - k) {
+                let out = interpolate(t, base: Int(base8[j]), fr8[j], fg8[j], fb8[j], size: size, tetrahedral)
+                let i = k + j
+                r[i] += (out.x - r[i]) * amount
+                g[i] += (out.y - g[i]) * amount
+                b[i] += (out.z - b[i]) * amount
+            }
+            k += 8
+        }
     }
 
     /// smoothstep(e0, e1, x): 0 below e0, 1 above e1, 3t² − 2t³ between; a step when e0 = e1.

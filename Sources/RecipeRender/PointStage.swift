@@ -5,7 +5,8 @@ import RecipeKernels
 ///
 /// One pass (the fused plan) runs per row, 64 pixels at a time, with no intermediate image. Several
 /// passes (the `--no-fuse` plan) each read and write a whole float strip, as an interpreter
-/// without fusion would; the arithmetic per value is the same.
+/// without fusion would; the arithmetic per value is the same. Either way a pool, when given,
+/// splits the strip's rows.
 ///
 /// ```swift
 /// let chain = PointStage(source: decoder, programs: [program])   // RGB8 in, RGB8 out
@@ -49,7 +50,8 @@ public final class PointStage: RowSource {
             }
             return n
         }
-        // Unfused: each pass over the whole strip, through float planes.
+        // Unfused: each pass over the whole strip, through float planes (split by rows over the
+        // pool like the fused pass, so `--no-fuse` measures fusion and not threads).
         let count = n * width
         if planeCapacity < count {
             planes?.deallocate()
@@ -57,8 +59,12 @@ public final class PointStage: RowSource {
             planeCapacity = count
         }
         let r = planes!, g = r + planeCapacity, b = g + planeCapacity
+        let width = self.width
+        let rows: (@escaping (Int) -> Void) -> Void = { [pool] body in
+            if let pool { pool.run(count: n, body) } else { for y in 0..<n { body(y) } }
+        }
         let k: Float = 1 / 255
-        for y in 0..<n {
+        rows { y in
             let px = buffer.row(y).assumingMemoryBound(to: UInt8.self)
             for x in 0..<width {
                 r[y * width + x] = Float(px[3 * x]) * k
@@ -66,8 +72,13 @@ public final class PointStage: RowSource {
                 b[y * width + x] = Float(px[3 * x + 2]) * k
             }
         }
-        for program in programs { program.apply(r: r, g: g, b: b, count: count, width: width, firstRow: firstRow) }
-        for y in 0..<n {
+        for program in programs {
+            rows { y in
+                let o = y * width
+                program.apply(r: r + o, g: g + o, b: b + o, count: width, width: width, firstRow: firstRow + y)
+            }
+        }
+        rows { y in
             let px = buffer.row(y).assumingMemoryBound(to: UInt8.self)
             for x in 0..<width {
                 let i = y * width + x

@@ -40,6 +40,41 @@ struct CubeLUTTests {
         }
     }
 
+    @Test("the kernel's 3D lookup equals the double reference within 1e-5 on a 17³ table over a shifted domain",
+          arguments: [true, false])
+    func kernelAgainstReference(_ tetrahedral: Bool) throws {
+        // A smooth but non-separable table (so every tetrahedron's corners differ) over
+        // [-0.1, 1.2]³, and inputs inside, outside, on the cell edges and at both ends.
+        let n = 17
+        var text = "LUT_3D_SIZE \(n)\nDOMAIN_MIN -0.1 -0.1 -0.1\nDOMAIN_MAX 1.2 1.2 1.2\n"
+        for b in 0..<n { for g in 0..<n { for r in 0..<n {
+            let (x, y, z) = (Double(r) / 16, Double(g) / 16, Double(b) / 16)
+            text += "\(0.9 * x + 0.1 * y * z) \(y * y * 0.8 + 0.2 * x) \(sin(z * 1.4) * 0.7 + 0.1 * x * y)\n"
+        } } }
+        let lut = try CubeLUT.parse(Array(text.utf8))
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next() -> Float {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Float(Double(state % 1_000_000) / 1_000_000 * 1.6 - 0.25)
+        }
+        var r: [Float] = [-0.1, 1.2, 1.2, -0.1 + 1.3 / 16 * 5, 3], g: [Float] = [-0.1, 1.2, 0.5, 0.3, -4], b: [Float] = [-0.1, 1.2, -0.5, 0.7, 0.5]
+        for _ in 0..<995 { r.append(next()); g.append(next()); b.append(next()) }
+        let (r0, g0, b0) = (r, g, b)
+        PointProgram(steps: [.lut(lut, tetrahedral: tetrahedral, amount: 0.8)]).apply(r: &r, g: &g, b: &b, count: r.count)
+        var worst = 0.0
+        for i in 0..<r.count {
+            let p = SIMD3(Double(r0[i]), Double(g0[i]), Double(b0[i]))
+            let want = p + (lut.lookup(p, tetrahedral: tetrahedral) - p) * 0.8
+            worst = max(worst, abs(Double(r[i]) - want.x), abs(Double(g[i]) - want.y), abs(Double(b[i]) - want.z))
+        }
+        #expect(worst < 1e-5, "worst \(worst)")
+        // A NaN (an op's 0/0 upstream) reads the table's first cell instead of memory outside it.
+        var nr: [Float] = [.nan], ng: [Float] = [0.5], nb: [Float] = [0.5]
+        PointProgram(steps: [.lut(lut, tetrahedral: tetrahedral, amount: 1)]).apply(r: &nr, g: &ng, b: &nb, count: 1)
+        let first = lut.lookup(SIMD3(-0.1, 0.5, 0.5), tetrahedral: tetrahedral)
+        #expect(abs(Double(ng[0]) - first.y) < 1e-5 && abs(Double(nb[0]) - first.z) < 1e-5, "\(ng[0]) \(nb[0]) against \(first)")
+    }
+
     @Test("Resolve's 1D shaper runs before the 3D table, each over its input range")
     func shaper() throws {
         // Shaper over [0, 2] halving every value, then an identity 2³ table over [0, 1].

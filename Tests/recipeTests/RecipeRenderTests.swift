@@ -247,18 +247,22 @@ struct RecipeRenderTests: CLITest {
     }
 
     @Test("the output bytes do not depend on the thread count: --threads 1, 2 and 8 agree exactly",
-          arguments: ["graduated-sky", "soft-glow", "basic-corrections", "square-crop", "basic-corrections at 600 px"])
+          arguments: ["graduated-sky", "soft-glow", "basic-corrections", "square-crop", "basic-corrections at 600 px",
+                      "film-look", "film-look --no-fuse"])
     func threads(_ name: String) throws {
         let dir = TestPaths.temporaryDirectory("engine-threads")
         defer { try? FileManager.default.removeItem(at: dir) }
         // The display case: a reduced JPEG decode, the leading point pass before the resample.
         let display = name.hasSuffix(" at 600 px")
-        let recipeName = display ? String(name.dropLast(" at 600 px".count)) : name
+        // The unfused plan splits each of its passes over the threads too.
+        let unfused = name.hasSuffix(" --no-fuse")
+        let recipeName = display ? String(name.dropLast(" at 600 px".count)) : unfused ? String(name.dropLast(" --no-fuse".count)) : name
         let photo = display ? TestPaths.samples.appendingPathComponent("Landscape_1.jpg").path : Self.photo
         let recipePath = TestPaths.packageRoot.appendingPathComponent("Recipes/\(recipeName).recipe.yaml").path
         let outputs = try [1, 2, 8].map { n in
             let out = dir.appendingPathComponent("t\(n).jpg").path
-            let r = try recipe(["render", photo, "--recipe", recipePath, "--threads", "\(n)", "-o", out] + (display ? ["--size", "600"] : []))
+            let r = try recipe(["render", photo, "--recipe", recipePath, "--threads", "\(n)", "-o", out]
+                               + (display ? ["--size", "600"] : []) + (unfused ? ["--no-fuse"] : []))
             #expect(r.status == 0, "\(r.stderr)")
             return out
         }
