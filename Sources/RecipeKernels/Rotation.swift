@@ -103,30 +103,37 @@ public enum Rotation {
     /// Neighbouring output pixels share most of their 16 taps (a step is at most one source pixel
     /// on each axis for any straighten map), so the decoded taps stay in a 4×4 window, a ring on
     /// both axes keyed by source column and row: a step to the next column decodes 4 pixels, not 16.
+    ///
+    /// With `ringRows` below `height`, `image` holds only that many rows, source row y in slot
+    /// y mod `ringRows` (a band of the source streaming by); the caller keeps every row the
+    /// samples reach in it.
     @inlinable
     public static func resampleRow(
-        image: UnsafeRawPointer, rowStride: Int, width: Int, height: Int,
+        image: UnsafeRawPointer, rowStride: Int, width: Int, height: Int, ringRows: Int? = nil,
         startX: Double, startY: Double, stepX: Double, stepY: Double, count: Int, edge: Edge,
         into out: UnsafeMutablePointer<UInt8>
     ) {
         precondition(width > 0 && height > 0 && rowStride >= 3 * width)
         SRGB.decodeTable8.withUnsafeBufferPointer { d in encodeCoarse.withUnsafeBufferPointer { c in
             encodeThresholds.withUnsafeBufferPointer { t in
-                resampleRow(image: image, rowStride: rowStride, width: width, height: height, startX: startX, startY: startY,
-                            stepX: stepX, stepY: stepY, count: count, edge: edge, decode: d.baseAddress!,
-                            coarse: c.baseAddress!, thresholds: t.baseAddress!, into: out)
+                resampleRow(image: image, rowStride: rowStride, width: width, height: height, ringRows: ringRows ?? height,
+                            startX: startX, startY: startY, stepX: stepX, stepY: stepY, count: count, edge: edge,
+                            decode: d.baseAddress!, coarse: c.baseAddress!, thresholds: t.baseAddress!, into: out)
             }
         } }
     }
 
     @inlinable
     static func resampleRow(
-        image: UnsafeRawPointer, rowStride: Int, width: Int, height: Int,
+        image: UnsafeRawPointer, rowStride: Int, width: Int, height: Int, ringRows: Int,
         startX: Double, startY: Double, stepX: Double, stepY: Double, count: Int, edge: Edge,
         decode: UnsafePointer<Float>, coarse: UnsafePointer<UInt8>, thresholds: UnsafePointer<Float>,
         into out: UnsafeMutablePointer<UInt8>
     ) {
+        precondition(ringRows > 0)
         let src = image.assumingMemoryBound(to: UInt8.self)
+        // A row's slot: the row itself for a whole image (no division per row change).
+        let ring = ringRows < height ? ringRows : 0
         let blackOutside = edge == .black
         let (maxX, maxY) = (Double(width) - 0.5, Double(height) - 0.5)
         // Clamped taps make the value constant beyond one pixel past the border, so positions are
@@ -140,7 +147,10 @@ public enum Rotation {
             let columnOffset = (scratch.baseAddress! + 16 * 16).bindMemory(to: Int.self, capacity: 8)
             let rowOffset = columnOffset + 4
             @inline(__always) func setColumn(_ x: Int) { columnOffset[x & 3] = 3 * min(max(x, 0), lastX) }
-            @inline(__always) func setRow(_ y: Int) { rowOffset[y & 3] = min(max(y, 0), lastY) * rowStride }
+            @inline(__always) func setRow(_ y: Int) {
+                let row = min(max(y, 0), lastY)
+                rowOffset[y & 3] = (ring == 0 ? row : row % ring) * rowStride
+            }
             // Source pixel (x, y), decoded, into its slot (its column's and row's offsets set first).
             @inline(__always) func load(_ x: Int, _ y: Int) {
                 let p = src + (rowOffset[y & 3] + columnOffset[x & 3])

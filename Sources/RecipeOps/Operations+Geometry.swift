@@ -29,11 +29,13 @@ public enum GeometricStep: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Whether the step must hold its whole input before its first output row.
-    public var needsWholeImage: Bool {
+    /// What the step holds while it streams, when that is more than a few rows: said in the plan.
+    public var holds: String? {
         switch self {
-        case .crop, .resize, .flip(horizontal: true): false
-        case .rotate, .flip(horizontal: false), .straighten: true
+        case .crop, .resize, .flip(horizontal: true): nil
+        case .rotate, .flip(horizontal: false): "the whole image"
+        // The rows one rotated output row reads, W·|sin θ| of them and a strip more (StraightenStep).
+        case .straighten: "a band of rows as tall as the tilt"
         }
     }
 

@@ -66,7 +66,7 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
             case .shadowsHighlights(let s, let h, let radius, let kernel, let origin):
                 return "shadows \(NumberFormatting.shortest(s)) highlights \(NumberFormatting.shortest(h)) from luma blurred \(sigma(radius, kernel)) ← \(origin)"
             case .geometric(let step, let origin):
-                return "\(step)\(step.needsWholeImage ? " (holds the whole image)" : "") ← \(origin)"
+                return "\(step)\(step.holds.map { " (holds \($0))" } ?? "") ← \(origin)"
             case .keep(let name, let readers): return "keep the image as `\(name)` for \(readers) reader\(readers == 1 ? "" : "s")"
             case .resume(let name): return "read the image kept as `\(name)`"
             case .blend(let with, let mode, let opacity, let origin):

@@ -77,6 +77,13 @@ public final class WorkerPool: @unchecked Sendable {
         pthread_mutex_lock(&turn)
         defer { pthread_mutex_unlock(&turn) }
         pthread_mutex_lock(&mutex)
+        if stopping {
+            // Shut down while a stage's thread still runs (it reads ahead of a consumer that has
+            // stopped, as a straighten does under a crop): no helpers are left to wait for.
+            pthread_mutex_unlock(&mutex)
+            for i in 0..<count { body(i) }
+            return
+        }
         self.body = body
         self.count = count
         pending = threads - 1
@@ -95,7 +102,8 @@ public final class WorkerPool: @unchecked Sendable {
         while true {
             pthread_mutex_lock(&mutex)
             while generation == seen && !stopping { pthread_cond_wait(&wake, &mutex) }
-            if stopping { pthread_mutex_unlock(&mutex); return }
+            // A loop handed out before the shutdown is still served: its caller waits for it.
+            if generation == seen { pthread_mutex_unlock(&mutex); return }
             seen = generation
             let body = self.body!, count = self.count
             pthread_mutex_unlock(&mutex)

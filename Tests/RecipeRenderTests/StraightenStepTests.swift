@@ -156,6 +156,33 @@ struct StraightenStepTests {
         #expect(maxDifference(ours, ref) <= 1 && off * 100 < ref.count)
     }
 
+    @Test("a small tilt keeps a band of rows, not the image, with the bytes of the whole-image rows, on any thread count",
+          arguments: [(-1.5, StraightenStep.Fill.crop, 400, 600), (3, .crop, 600, 200), (10, .expand, 300, 500), (-0.2, .crop, 257, 300)])
+    func band(angle: Double, fill: StraightenStep.Fill, w: Int, h: Int) throws {
+        let image = randomImage(width: w, height: h, seed: 11)
+        let (ow, oh) = outputSize(w, h, angle, fill)
+        // Each output row straight from the whole source image.
+        let scale = fill == .crop ? Rotation.cropScale(width: w, height: h, angleDegrees: angle) : 1
+        let map = Rotation.InverseMap(sourceWidth: w, sourceHeight: h, outputWidth: ow, outputHeight: oh, angleDegrees: angle, scale: scale)
+        var whole = [UInt8](repeating: 0, count: 3 * ow * oh)
+        image.withUnsafeBytes { img in whole.withUnsafeMutableBufferPointer { out in
+            for row in 0..<oh {
+                let (x, y) = map.position(column: 0, row: row)
+                Rotation.resampleRow(image: img.baseAddress!, rowStride: 3 * w, width: w, height: h, startX: x, startY: y,
+                                     stepX: map.stepX, stepY: map.stepY, count: ow, edge: fill == .crop ? .clamp : .black,
+                                     into: out.baseAddress! + 3 * ow * row)
+            }
+        } }
+        for (threads, capacity, chunk) in [(1, 5, 7), (1, 64, 16), (3, 40, 3)] {
+            let pool = threads > 1 ? WorkerPool(threads: threads) : nil
+            defer { pool?.shutdown() }
+            let step = StraightenStep(source: MemoryImage(image, width: w, height: h, chunk: chunk), angleDegrees: angle, fill: fill,
+                                      width: ow, height: oh, pool: pool)
+            #expect(step.ringRows < h / 2, "ring of \(step.ringRows) rows for \(h)")
+            #expect(try readAll(step, capacity: capacity) == whole, "\(angle)° \(fill), \(threads) threads, strips of \(capacity)")
+        }
+    }
+
     @Test("the rows do not depend on the strip size")
     func stripIndependent() throws {
         let (w, h) = (50, 31)

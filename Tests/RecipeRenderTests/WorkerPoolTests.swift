@@ -54,4 +54,22 @@ struct WorkerPoolTests {
             #expect(wrong.isEmpty, "caller \(c): indices \(wrong.prefix(5)) not run \(runs) times")
         }
     }
+
+    // A render shuts its pool down when the encoder has every row, while a stage's own thread
+    // may still be making rows nobody will read (a straighten under a crop of its top part).
+    // That thread's run waited for helpers that had left: `render` of square-crop hung.
+    @Test("a pool shut down under a running caller serves it, and runs later calls on the caller", .timeLimit(.minutes(1)))
+    func shutdownWhileRunning() {
+        for _ in 0..<200 {
+            let pool = WorkerPool(threads: 3)
+            let tally = Tally(size: 64)
+            let caller = WorkerThread {
+                for _ in 0..<20 { pool.run(count: tally.size) { i in tally.counts[i] += 1 } }
+            }
+            pool.shutdown()
+            caller.join()
+            let wrong = (0..<tally.size).filter { tally.counts[$0] != 20 }
+            #expect(wrong.isEmpty, "indices \(wrong.prefix(5)) not run 20 times")
+        }
+    }
 }

@@ -211,7 +211,8 @@ struct RenderJob {
                     case .rotate(let q): chain = OrientStep(source: input, orientation: q == 1 ? .right : q == 2 ? .down : .left)
                     case .flip(let horizontal): chain = OrientStep(source: input, orientation: horizontal ? .upMirrored : .downMirrored)
                     case .straighten(let degrees, let expand, let w, let h):
-                        chain = StraightenStep(source: input, angleDegrees: degrees, fill: expand ? .expand : .crop, width: w, height: h)
+                        chain = StraightenStep(source: input, angleDegrees: degrees, fill: expand ? .expand : .crop, width: w, height: h,
+                                               pool: pool)
                     case .resize(let w, let h, let kernel): chain = ResampleStep(source: input, width: w, height: h, kernel: kernel)
                     }
                 case .keep(let name, let readers):
