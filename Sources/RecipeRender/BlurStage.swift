@@ -238,9 +238,8 @@ public final class BlurStage: RowSource {
                 var x = 0
                 while x + 8 <= width {
                     for c in 0..<3 {
-                        let q = SRGB.encodeCodes(UnsafeRawPointer(line + c * width + x).loadUnaligned(as: SIMD8<Float>.self), max: 255,
-                                                 table: table.baseAddress!)
-                        for k in 0..<8 { out[3 * (x + k) + c] = UInt8(truncatingIfNeeded: q[k]) }
+                        SRGB.storeCodes8(UnsafeRawPointer(line + c * width + x).loadUnaligned(as: SIMD8<Float>.self),
+                                         table: table.baseAddress!, into: out + 3 * x + c, stride: 3)
                     }
                     x += 8
                 }
@@ -283,8 +282,7 @@ public final class BlurStage: RowSource {
                         for k in 0..<8 { g[k] = gain(x + k) }
                         for c in 0..<3 {
                             let l = UnsafeRawPointer(v + c * width + x).loadUnaligned(as: SIMD8<Float>.self) * g
-                            let q = SRGB.encodeCodes(l, max: 255, table: table.baseAddress!)
-                            for k in 0..<8 { out[3 * (x + k) + c] = UInt8(truncatingIfNeeded: q[k]) }
+                            SRGB.storeCodes8(l, table: table.baseAddress!, into: out + 3 * x + c, stride: 3)
                         }
                         x += 8
                     }

@@ -53,6 +53,22 @@ struct SampleConversionTests {
             #expect(values.count % 8 != 0)
             #expect(differing8 == 0)
             #expect(differing16 == 0)
+            // The blur's store: eight lanes in, bytes out at a stride (here 3, interleaved RGB).
+            var strided = [UInt8](repeating: 7, count: 3 * values.count)
+            values.withUnsafeBufferPointer { src in
+                strided.withUnsafeMutableBufferPointer { out in
+                    var i = 0
+                    while i + 8 <= values.count {
+                        SRGB.storeCodes8(UnsafeRawPointer(src.baseAddress! + i).loadUnaligned(as: SIMD8<Float>.self), table: t.baseAddress!,
+                                         into: out.baseAddress! + 3 * i + 1, stride: 3)
+                        i += 8
+                    }
+                }
+            }
+            let whole = values.count / 8 * 8
+            let differingStored = (0..<whole).filter { strided[3 * $0 + 1] != ref8[$0] }.count
+            #expect(differingStored == 0, "storeCodes8: \(differingStored) of \(whole) codes differ from the scalar pair")
+            #expect((0..<whole).allSatisfy { strided[3 * $0] == 7 && strided[3 * $0 + 2] == 7 }, "storeCodes8 wrote between its strides")
         }
     }
 
