@@ -28,4 +28,48 @@ public enum MaskShape: Sendable, Hashable {
             return rise * fall
         }
     }
+
+    /// `weight` for `count` pixels of one row, eight at a time: pixel i's centre is
+    /// (x0 + i + ½, y), its input (r[i], g[i], b[i]); the weights go to `w`. The inputs and `w`
+    /// hold whole vectors of eight (a tile's planes do), so the last one may read past `count`.
+    /// Float smoothsteps and `FastMath.linearToSRGB` in place of `weight`'s Double ones: within
+    /// 1e-6 of it, except at a hard (feather 0) luminance edge that a luma within that of the
+    /// bound can cross. A luminance mask on linear input was 4× the cost of its stage with
+    /// `weight`'s per-pixel `pow`.
+    @inline(__always)
+    public func weights(x0: Int, y: Float, r: UnsafePointer<Float>, g: UnsafePointer<Float>, b: UnsafePointer<Float>,
+                        count: Int, into w: UnsafeMutablePointer<Float>) {
+        typealias V = SIMD8<Float>
+        @inline(__always) func load(_ p: UnsafePointer<Float>, _ k: Int) -> V { UnsafeRawPointer(p + k).loadUnaligned(as: V.self) }
+        @inline(__always) func clamp01(_ v: V) -> V { v.replacing(with: 0, where: .!(v .> 0)).replacing(with: 1, where: v .> 1) }
+        // smoothstep(e0, e1, v) as PointProgram.smoothstep, in Float; a step when e1 ≤ e0.
+        @inline(__always) func smoothstep(_ e0: Float, _ e1: Float, _ v: V) -> V {
+            guard e1 > e0 else { return V(repeating: 0).replacing(with: 1, where: v .>= e1) }
+            let t = clamp01((v - e0) / (e1 - e0))
+            return t * t * (3 - 2 * t)
+        }
+        let lanes = V(0, 1, 2, 3, 4, 5, 6, 7)
+        var k = 0
+        while k < count {
+            let x = lanes + (Float(x0 + k) + 0.5)
+            let out: V
+            switch self {
+            case .gradient(let fx, let fy, let tx, let ty):
+                let dx = tx - fx, dy = ty - fy
+                let length2 = Swift.max(dx * dx + dy * dy, 1e-12)
+                out = 1 - clamp01(((x - fx) * dx + (y - fy) * dy) / length2)
+            case .radial(let cx, let cy, let inner, let outer, let scale):
+                let ex = x - cx, ey = y - cy
+                out = 1 - smoothstep(inner, outer, (ex * ex + ey * ey).squareRoot() * scale)
+            case .luminance(let lo, let hi, let feather, let linear):
+                var luma = 0.2126 * load(r, k) + 0.7152 * load(g, k) + 0.0722 * load(b, k)
+                if linear { luma = FastMath.linearToSRGB(luma) }
+                let rise = feather > 0 ? smoothstep(lo - feather, lo, luma) : V(repeating: 0).replacing(with: 1, where: luma .>= lo)
+                let fall = feather > 0 ? 1 - smoothstep(hi, hi + feather, luma) : V(repeating: 0).replacing(with: 1, where: luma .<= hi)
+                out = rise * fall
+            }
+            UnsafeMutableRawPointer(w + k).storeBytes(of: out, as: V.self)
+            k += 8
+        }
+    }
 }

@@ -370,30 +370,42 @@ public struct PointProgram: Sendable {
         case .clip(let lo, let hi):
             for c in 0..<3 { let p = planes + c * tile; for i in 0..<n { p[i] = min(max(p[i], lo), hi) } }
         case .vignette(let amount, let inner, let outer, let cx, let cy, let scale):
+            // Eight pixels at a time, the same operations per pixel as one at a time.
+            typealias V = SIMD8<Float>
             let dy = (Float(y) + 0.5 - cy)
             let dy2 = dy * dy
             let span = max(outer - inner, 1e-12)
-            for i in 0..<n {
-                let dx = Float(x + i) + 0.5 - cx
+            let lanes = V(0, 1, 2, 3, 4, 5, 6, 7)
+            let raw = UnsafeMutableRawPointer(planes)
+            var i = 0
+            while i < n {
+                let dx = lanes + (Float(x + i) + 0.5) - cx
                 let d = (dx * dx + dy2).squareRoot() * scale
-                let t = min(max((d - inner) / span, 0), 1)
-                let k = 1 - amount * (outer <= inner ? (d >= outer ? 1 : 0) : t * t * (3 - 2 * t))
-                r[i] *= k
-                g[i] *= k
-                b[i] *= k
+                var t = (d - inner) / span
+                t = t.replacing(with: 0, where: t .< 0).replacing(with: 1, where: t .> 1)
+                let ramp = outer <= inner ? V(repeating: 0).replacing(with: 1, where: d .>= outer) : t * t * (3 - 2 * t)
+                let k = 1 - amount * ramp
+                for c in 0..<3 {
+                    let offset = (c * tile + i) * 4
+                    raw.storeBytes(of: raw.loadUnaligned(fromByteOffset: offset, as: V.self) * k, toByteOffset: offset, as: V.self)
+                }
+                i += 8
             }
         case .saveInput:
             (planes + 3 * tile).update(from: planes, count: 3 * tile)
         case .maskMix(let shape, let invert, let amount):
             let sr = planes + 3 * tile, sg = planes + 4 * tile, sb = planes + 5 * tile
-            let py = Float(y) + 0.5
-            for i in 0..<n {
-                var w = shape.weight(x: Float(x + i) + 0.5, y: py, rgb: SIMD3(sr[i], sg[i], sb[i]))
-                if invert { w = 1 - w }
-                w *= amount
-                r[i] = sr[i] + (r[i] - sr[i]) * w
-                g[i] = sg[i] + (g[i] - sg[i]) * w
-                b[i] = sb[i] + (b[i] - sb[i]) * w
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: tile) { weights in
+                let wp = weights.baseAddress!
+                shape.weights(x0: x, y: Float(y) + 0.5, r: sr, g: sg, b: sb, count: n, into: wp)
+                for i in 0..<n {
+                    var w = wp[i]
+                    if invert { w = 1 - w }
+                    w *= amount
+                    r[i] = sr[i] + (r[i] - sr[i]) * w
+                    g[i] = sg[i] + (g[i] - sg[i]) * w
+                    b[i] = sb[i] + (b[i] - sb[i]) * w
+                }
             }
         case .lut(let lut, let tetrahedral, let amount):
             lut.table.withUnsafeBufferPointer { t in

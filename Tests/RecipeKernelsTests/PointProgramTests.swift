@@ -147,6 +147,34 @@ struct PointProgramTests {
         #expect(changed > 0 && kept > 0, "the mask should leave some pixels and change others: \(changed) changed, \(kept) kept")
     }
 
+    @Test("mask weights eight at a time are within 1e-6 of the per-pixel ones", arguments: [
+        MaskShape.gradient(fromX: 10, fromY: 0, toX: 50, toY: 5),
+        MaskShape.radial(cx: 40, cy: 3, inner: 0.2, outer: 0.7, scale: 1 / 30),
+        MaskShape.radial(cx: 40, cy: 3, inner: 0.5, outer: 0.5, scale: 1 / 30),
+        MaskShape.luminance(min: 0.3, max: 0.6, feather: 0.1, inputIsLinear: false),
+        MaskShape.luminance(min: 0.3, max: 0.6, feather: 0.15, inputIsLinear: true),
+        MaskShape.luminance(min: 0.3, max: 0.6, feather: 0, inputIsLinear: true),
+    ])
+    func maskWeights(_ shape: MaskShape) {
+        let tile = PointProgram.tile
+        let r = Self.values(tile, seed: 21, range: -0.1...1.2), g = Self.values(tile, seed: 22, range: -0.1...1.2)
+        let b = Self.values(tile, seed: 23, range: -0.1...1.2)
+        for (x0, count) in [(0, tile), (130, 37), (7, 1)] {
+            var w = [Float](repeating: .nan, count: tile)
+            r.withUnsafeBufferPointer { rp in g.withUnsafeBufferPointer { gp in b.withUnsafeBufferPointer { bp in
+                w.withUnsafeMutableBufferPointer {
+                    shape.weights(x0: x0, y: 4.5, r: rp.baseAddress!, g: gp.baseAddress!, b: bp.baseAddress!, count: count, into: $0.baseAddress!)
+                }
+            } } }
+            var worst: Float = 0
+            for i in 0..<count {
+                let want = shape.weight(x: Float(x0 + i) + 0.5, y: 4.5, rgb: SIMD3(r[i], g[i], b[i]))
+                worst = max(worst, abs(w[i] - want))
+            }
+            #expect(worst <= 1e-6, "\(shape) from column \(x0): worst \(worst)")
+        }
+    }
+
     @Test("a step laid out on a canvas three times as large gives each point of the picture the same value", arguments: [
         [PointStep.vignette(amount: 0.6, inner: 0.3, outer: 0.9, cx: 60, cy: 3, scale: Float(1 / 40.0))],
         [PointStep.saveInput, .matrix([0.5, 0, 0, 0.2, 0, 0.5, 0, 0.2, 0, 0, 0.5, 0.2]),
