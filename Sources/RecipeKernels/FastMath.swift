@@ -100,4 +100,25 @@ public enum FastMath {
         let t = large.replacing(with: small, where: a .< 0.25)
         return t.replacing(with: -t, where: x .< 0)
     }
+
+    /// Each lane clamped to [0, `top`], NaN to 0 (a table index must never come from a NaN).
+    @inlinable @inline(__always)
+    public static func clamp(_ v: V, upTo top: Float) -> V {
+        v.replacing(with: 0, where: .!(v .> 0)).replacing(with: top, where: v .> top)
+    }
+
+    /// smoothstep(e0, e1, v): 0 below e0, 1 above e1, 3t² − 2t³ between (t = (v − e0)/(e1 − e0));
+    /// a step at e1 when e1 ≤ e0. The lanes' twin of `PointProgram.smoothstep`.
+    @inlinable @inline(__always)
+    public static func smoothstep(_ e0: Float, _ e1: Float, _ v: V) -> V {
+        guard e1 > e0 else { return V(repeating: 0).replacing(with: 1, where: v .>= e1) }
+        let t = clamp((v - e0) / (e1 - e0), upTo: 1)
+        return t * t * (3 - 2 * t)
+    }
+
+    /// The centres of eight pixels from column `x`: x + ½, x + 1½, … x + 7½.
+    @inlinable @inline(__always)
+    public static func pixelCentres(from x: Int) -> V {
+        V(0, 1, 2, 3, 4, 5, 6, 7) + (Float(x) + 0.5)
+    }
 }

@@ -41,23 +41,16 @@ public enum MaskShape: Sendable, Hashable {
                         count: Int, into w: UnsafeMutablePointer<Float>) {
         typealias V = SIMD8<Float>
         @inline(__always) func load(_ p: UnsafePointer<Float>, _ k: Int) -> V { UnsafeRawPointer(p + k).loadUnaligned(as: V.self) }
-        @inline(__always) func clamp01(_ v: V) -> V { v.replacing(with: 0, where: .!(v .> 0)).replacing(with: 1, where: v .> 1) }
-        // smoothstep(e0, e1, v) as PointProgram.smoothstep, in Float; a step when e1 ≤ e0.
-        @inline(__always) func smoothstep(_ e0: Float, _ e1: Float, _ v: V) -> V {
-            guard e1 > e0 else { return V(repeating: 0).replacing(with: 1, where: v .>= e1) }
-            let t = clamp01((v - e0) / (e1 - e0))
-            return t * t * (3 - 2 * t)
-        }
-        let lanes = V(0, 1, 2, 3, 4, 5, 6, 7)
+        let smoothstep = FastMath.smoothstep
         var k = 0
         while k < count {
-            let x = lanes + (Float(x0 + k) + 0.5)
+            let x = FastMath.pixelCentres(from: x0 + k)
             let out: V
             switch self {
             case .gradient(let fx, let fy, let tx, let ty):
                 let dx = tx - fx, dy = ty - fy
                 let length2 = Swift.max(dx * dx + dy * dy, 1e-12)
-                out = 1 - clamp01(((x - fx) * dx + (y - fy) * dy) / length2)
+                out = 1 - FastMath.clamp(((x - fx) * dx + (y - fy) * dy) / length2, upTo: 1)
             case .radial(let cx, let cy, let inner, let outer, let scale):
                 let ex = x - cx, ey = y - cy
                 out = 1 - smoothstep(inner, outer, (ex * ex + ey * ey).squareRoot() * scale)

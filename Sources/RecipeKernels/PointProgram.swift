@@ -374,17 +374,12 @@ public struct PointProgram: Sendable {
             typealias V = SIMD8<Float>
             let dy = (Float(y) + 0.5 - cy)
             let dy2 = dy * dy
-            let span = max(outer - inner, 1e-12)
-            let lanes = V(0, 1, 2, 3, 4, 5, 6, 7)
             let raw = UnsafeMutableRawPointer(planes)
             var i = 0
             while i < n {
-                let dx = lanes + (Float(x + i) + 0.5) - cx
+                let dx = FastMath.pixelCentres(from: x + i) - cx
                 let d = (dx * dx + dy2).squareRoot() * scale
-                var t = (d - inner) / span
-                t = t.replacing(with: 0, where: t .< 0).replacing(with: 1, where: t .> 1)
-                let ramp = outer <= inner ? V(repeating: 0).replacing(with: 1, where: d .>= outer) : t * t * (3 - 2 * t)
-                let k = 1 - amount * ramp
+                let k = 1 - amount * FastMath.smoothstep(inner, outer, d)
                 for c in 0..<3 {
                     let offset = (c * tile + i) * 4
                     raw.storeBytes(of: raw.loadUnaligned(fromByteOffset: offset, as: V.self) * k, toByteOffset: offset, as: V.self)
@@ -511,14 +506,11 @@ public struct PointProgram: Sendable {
         let scale = top / (lut.domainMax - lut.domainMin)
         let (s0, s1, s2) = (V(repeating: scale.x), V(repeating: scale.y), V(repeating: scale.z))
         let (m0, m1, m2) = (V(repeating: lut.domainMin.x), V(repeating: lut.domainMin.y), V(repeating: lut.domainMin.z))
-        // The cell's low corner is at most size − 2, so a coordinate at the top end (size − 1) has
-        // fraction 1 in the last cell.
         let last = V(repeating: Float(size - 2))
         @inline(__always) func cell(_ v: V, _ min: V, _ scale: V) -> (SIMD8<UInt32>, V) {
-            let x = (v - min) * scale
             // Clamped to [0, top] with NaN to 0, as `lookup`'s comparisons do; the cell's low
             // corner is at most size − 2, so the top end has fraction 1 in the last cell.
-            let q = x.replacing(with: 0, where: .!(x .> 0)).replacing(with: top, where: x .> top)
+            let q = FastMath.clamp((v - min) * scale, upTo: top)
             let (low, index) = SRGB.floor22(q.replacing(with: last, where: q .> last))
             return (index, q - low)
         }

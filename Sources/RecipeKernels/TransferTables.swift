@@ -50,10 +50,7 @@ public enum SRGB {
     /// so `floor22` does it unchecked, and only the two table reads stay scalar.
     @inlinable @inline(__always)
     public static func encodeCodes(_ l: SIMD8<Float>, max: Float, table: UnsafePointer<Float>) -> SIMD8<UInt32> {
-        let zero = SIMD8<Float>(repeating: 0), one = SIMD8<Float>(repeating: 1)
-        let x = l.replacing(with: zero, where: .!(l .> zero)).replacing(with: one, where: l .> one) * Float(encodeTableSize)
-        let (xFloor, index) = floor22(x)
-        let f = x - xFloor
+        let (index, f) = encodeCells(l)
         var t0 = SIMD8<Float>(), t1 = SIMD8<Float>()
         for k in 0..<8 {
             let j = Int(index[k])
@@ -70,16 +67,22 @@ public enum SRGB {
     /// blur's emit spent 64% of a `blur: 3px` render there).
     @inlinable @inline(__always)
     public static func storeCodes8(_ l: SIMD8<Float>, table: UnsafePointer<Float>, into out: UnsafeMutablePointer<UInt8>, stride: Int) {
-        let zero = SIMD8<Float>(repeating: 0), one = SIMD8<Float>(repeating: 1)
-        let x = l.replacing(with: zero, where: .!(l .> zero)).replacing(with: one, where: l .> one) * Float(encodeTableSize)
-        let (xFloor, index) = floor22(x)
-        let f = x - xFloor
+        let (index, f) = encodeCells(l)
         for k in 0..<8 {
             let j = Int(index[k])
             let t0 = table[j], t1 = table[j &+ 1]
             let v = t0 + f[k] * (t1 - t0)
             out[k &* stride] = UInt8(truncatingIfNeeded: Int32(v * 255 + 0.5))
         }
+    }
+
+    /// `encodeClamped`'s table cell and fraction for eight values: l clamped to [0, 1] (NaN to 0),
+    /// times the table size, split into its floor (as an index) and the rest.
+    @inlinable @inline(__always)
+    static func encodeCells(_ l: SIMD8<Float>) -> (index: SIMD8<UInt32>, fraction: SIMD8<Float>) {
+        let x = FastMath.clamp(l, upTo: 1) * Float(encodeTableSize)
+        let (xFloor, index) = floor22(x)
+        return (index, x - xFloor)
     }
 
     /// ⌊v⌋ of each lane, as a float and as an integer, for 0 ≤ v < 2²²: v + 2²³ rounds to an
