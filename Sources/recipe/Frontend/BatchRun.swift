@@ -351,8 +351,7 @@ struct RenderContext: Sendable {
         // at 160 px, measured); the bytes are the same either way.
         let pixels = planned.sourceSize.map { $0.width * $0.height } ?? Int.max
         job.threads = pixels < 1_000_000 ? 1 : threads
-        job.stages = planned.stages
-        job.sourceSize = planned.sourceSize
+        job.take(planned)
         try Paths.makeFolders(Paths.folder(of: item.outputPath))
         Self.removeStaleTemporaries(of: item.outputPath)
         let outcome = try job.run()

@@ -85,8 +85,7 @@ enum SidecarRender {
         if !passThrough {
             let render = try RecipePlanning.render(recipe: sidecar.path, photo: source, size: options.size, overrides: [:],
                                                    fuse: options.fuse, text: sidecar.text)
-            job.stages = render.stages
-            job.sourceSize = render.sourceSize
+            job.take(render)
         }
         let outcome = try job.run()
         Console.warnings(outcome.warnings)

@@ -100,8 +100,9 @@ struct RecipeChain: Sendable {
             // The render itself reports why the photo cannot be read.
             return PlannedRender(stages: [], sourceSize: nil)
         }
-        let upright = decoder.info.uprightSize
-        let cacheKey = "\(upright.width)x\(upright.height) \(size) \(fuse)"
+        let photo = PhotoGeometry(decoder.info, supported: decoder.supportedScaleDenominators)
+        let upright = photo.upright
+        let cacheKey = "\(upright.width)x\(upright.height) \(photo.stored.width)x\(photo.stored.height) \(photo.supportedScaleDenominators) \(size) \(fuse)"
         if sidecar == nil, let cached = cache[cacheKey] { return cached }
         var current = CanvasSize(width: upright.width, height: upright.height)
         var graph: FilterGraph?
@@ -125,7 +126,7 @@ struct RecipeChain: Sendable {
         guard let graph else { return PlannedRender(stages: [], sourceSize: nil) }
         let planned: PlannedRender
         do {
-            planned = try RecipePlanning.plan(graph, size: size, fuse: fuse, readFile: RecipePlanning.fileReader(for: "/"))
+            planned = try RecipePlanning.plan(graph, size: size, fuse: fuse, readFile: RecipePlanning.fileReader(for: "/"), photo: photo)
         } catch {
             throw Failure(description: RecipePlanning.position(error.range, else: "") + error.message)
         }

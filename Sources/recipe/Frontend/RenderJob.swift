@@ -63,6 +63,15 @@ struct RenderJob {
     var stages: [RenderStage] = []
     /// The upright size to decode and resample to before the stages (nil: `size` of the photo).
     var sourceSize: (width: Int, height: Int)?
+    /// The size to resample the stages' output to (nil: none).
+    var finalSize: (width: Int, height: Int)?
+
+    /// Runs `planned`: its stages, from its source size, to its final size.
+    mutating func take(_ planned: PlannedRender) {
+        stages = planned.stages
+        sourceSize = planned.sourceSize
+        finalSize = planned.finalSize
+    }
 
     struct Outcome {
         var width: Int
@@ -133,6 +142,9 @@ struct RenderJob {
         if !stages.isEmpty {
             chain = try Self.build(stages, on: Self.eightBitRGB(chain), threaded: threaded, pool: pool,
                                    windowThreads: poolThreads)
+        }
+        if let finalSize, chain.width != finalSize.width || chain.height != finalSize.height {
+            chain = ResampleStep(source: chain, width: finalSize.width, height: finalSize.height)
         }
         let outFormat: PixelFormat = switch outputFormat {
         case .jpeg: PixelFormat(chain.format.colorModel.withoutAlpha, .uint8)

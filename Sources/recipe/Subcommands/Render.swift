@@ -97,8 +97,7 @@ struct Render: ParsableCommand {
         job.threads = singleThread ? 1 : threads
         if let recipe {
             let render = try RecipePlanning.render(recipe: recipe, photo: photo, size: size, overrides: try parseOverrides(overrides), fuse: !noFuse)
-            job.stages = render.stages
-            job.sourceSize = render.sourceSize
+            job.take(render)
         }
         let outcome = try job.run()
         Console.warnings(outcome.warnings)
