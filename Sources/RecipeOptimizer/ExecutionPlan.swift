@@ -57,8 +57,12 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
 
         public var description: String {
             func px(_ v: Double) -> String { NumberFormatting.shortest((v * 1000).rounded() / 1000) }
-            // Only below 1 px do the two kernels differ (GaussianBlur.Kernel).
-            func sigma(_ v: Double, _ kernel: GaussianBlur.Kernel) -> String { "σ \(px(v)) px" + (kernel == .bandLimited && v < 1 ? " band-limited" : "") }
+            // Only below 1 px do the two kernels differ (GaussianBlur.Kernel); from σ 16 px the
+            // render blurs on a coarser grid (BlurStage, DecimatedGaussian).
+            func sigma(_ v: Double, _ kernel: GaussianBlur.Kernel) -> String {
+                let coarse = kernel == .sampled ? DecimatedGaussian.factor(sigma: v).map { " on a grid \($0)× coarser" } : nil
+                return "σ \(px(v)) px" + (kernel == .bandLimited && v < 1 ? " band-limited" : "") + (coarse ?? "")
+            }
             switch self {
             case .blur(let s, let kernel, let origin): return "blur \(sigma(s, kernel)) ← \(origin)"
             case .unsharp(let s, let kernel, let amount, let threshold, let luma, let origin):

@@ -112,6 +112,19 @@ struct LanguageCommandTests: CLITest {
         #expect(dot.contains("n1 -> n2"))
     }
 
+    @Test("explain says which Gaussians run on a coarser grid (from σ 16 px)")
+    func explainCoarseGrid() throws {
+        let text = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - clarity: 0.3\n  - sharpen: {amount: 1, sigma: 15px}\n"
+        let dir = try folder(["g.recipe.yaml": text])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try recipe(["explain", dir.appendingPathComponent("g.recipe.yaml").path, "--size", "6000x4000"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = String(decoding: r.stdout, as: UTF8.self)
+        // clarity: σ 2% of the 4000-px short side.
+        #expect(out.contains("unsharp σ 80 px on a grid 10× coarser amount 0.3"), "\(out)")
+        #expect(out.contains("unsharp σ 15 px amount 1"), "\(out)")
+    }
+
     @Test("ops lists every operation; ops NAME shows parameters; an unknown name suggests one")
     func ops() throws {
         let list = String(decoding: try recipe(["ops"]).stdout, as: UTF8.self)
