@@ -72,11 +72,8 @@ public final class BlurStage: RowSource {
     private static let batchRows = GaussianBlur.verticalRowsPerPass
     /// Multiply-adds per output row below which the passes stay on one thread.
     public static let defaultMinimumPooledWork = 1 << 20
-    /// Shadows/highlights gain at Yb = i / gainSteps.
-    private let gains: [Float]
     /// A wide blur's coarse-grid computation; nil: the direct sums (`ring`, `lines`).
     private let decimated: DecimatedGaussian?
-    private static let gainSteps = 1024
 
     /// With `threads` above 1, both passes split their work across a pool of that many threads of
     /// the stage's own when a row's vertical sums reach `minimumPooledWork` multiply-adds (two
@@ -115,14 +112,6 @@ public final class BlurStage: RowSource {
         } else {
             // The window of a pass of several output rows: 2r + 1 rows for the first, one more for each other.
             ringSize = 2 * radius + GaussianBlur.verticalRowsPerPass
-        }
-        if case .shadowsHighlights(let shadows, let highlights) = mode {
-            gains = (0...Self.gainSteps).map { i in
-                let yb = Double(i) / Double(Self.gainSteps)
-                return Float(exp2(Double(shadows) * (1 - yb) * (1 - yb) - Double(highlights) * yb * yb))
-            }
-        } else {
-            gains = []
         }
         ring = .allocate(capacity: decimated == nil ? planes * width * ringSize : 0)
         originals = mode == .blur ? nil : .allocate(capacity: 3 * width * ringSize)
@@ -302,32 +291,26 @@ public final class BlurStage: RowSource {
                     out[3 * x + c] = SampleConversion.quantize8(o)
                 }
             }
-        case .shadowsHighlights:
+        case .shadowsHighlights(let shadows, let highlights):
             let v = original!
-            gains.withUnsafeBufferPointer { gains in
-                SRGB.encodeTable.withUnsafeBufferPointer { table in
-                    // The gain by table: a smooth function of Yb, interpolated from 1024 steps.
-                    func gain(_ x: Int) -> Float {
-                        let t = min(max(line[x], 0), 1) * Float(Self.gainSteps)
-                        let i = min(Int(t), Self.gainSteps - 1)
-                        return gains[i] + (t - Float(i)) * (gains[i + 1] - gains[i])
+            @inline(__always) func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
+            SRGB.encodeTable.withUnsafeBufferPointer { table in
+                var x = 0
+                while x + 8 <= width {
+                    let g = ShadowsHighlights.gain(load(line + x), shadows: shadows, highlights: highlights)
+                    for c in 0..<3 {
+                        SRGB.storeCodes8(load(v + c * width + x) * g, table: table.baseAddress!, into: out + 3 * x + c, stride: 3)
                     }
-                    var x = 0
-                    while x + 8 <= width {
-                        var g = SIMD8<Float>()
-                        for k in 0..<8 { g[k] = gain(x + k) }
-                        for c in 0..<3 {
-                            let l = UnsafeRawPointer(v + c * width + x).loadUnaligned(as: SIMD8<Float>.self) * g
-                            SRGB.storeCodes8(l, table: table.baseAddress!, into: out + 3 * x + c, stride: 3)
-                        }
-                        x += 8
-                    }
-                    while x < width {
-                        let g = gain(x)
-                        for c in 0..<3 {
-                            out[3 * x + c] = SampleConversion.quantize8(SRGB.encodeClamped(v[c * width + x] * g, table: table.baseAddress!))
-                        }
-                        x += 1
+                    x += 8
+                }
+                guard x < width else { return }
+                // The last few pixels: the same gains, from a vector filled as far as the row goes.
+                var yb = SIMD8<Float>()
+                for k in 0..<(width - x) { yb[k] = line[x + k] }
+                let g = ShadowsHighlights.gain(yb, shadows: shadows, highlights: highlights)
+                for k in 0..<(width - x) {
+                    for c in 0..<3 {
+                        out[3 * (x + k) + c] = SampleConversion.quantize8(SRGB.encodeClamped(v[c * width + x + k] * g[k], table: table.baseAddress!))
                     }
                 }
             }
