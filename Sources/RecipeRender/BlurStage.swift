@@ -276,21 +276,8 @@ public final class BlurStage: RowSource {
                 }
             }
         case .unsharp(let amount, let threshold, let luma):
-            let v = original!
-            for x in 0..<width {
-                let (r, g, b) = (v[x], v[width + x], v[2 * width + x])
-                var d: SIMD3<Float>
-                if luma {
-                    d = SIMD3(repeating: 0.2126 * r + 0.7152 * g + 0.0722 * b - line[x])
-                } else {
-                    d = SIMD3(r - line[x], g - line[width + x], b - line[2 * width + x])
-                }
-                let values = SIMD3(r, g, b)
-                for c in 0..<3 {
-                    let o = abs(2 * d[c]) < threshold ? values[c] : values[c] + amount * d[c]
-                    out[3 * x + c] = SampleConversion.quantize8(o)
-                }
-            }
+            UnsharpMask.apply(original: original!, blurred: line, width: width, amount: amount, threshold: threshold, luma: luma,
+                              into: out)
         case .shadowsHighlights(let shadows, let highlights):
             let v = original!
             @inline(__always) func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
