@@ -260,12 +260,12 @@ public final class BlurStage: RowSource {
         switch mode {
         case .blur:
             SRGB.encodeTable.withUnsafeBufferPointer { table in
+                @inline(__always) func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
                 var x = 0
-                while x + 8 <= width {
-                    for c in 0..<3 {
-                        SRGB.storeCodes8(UnsafeRawPointer(line + c * width + x).loadUnaligned(as: SIMD8<Float>.self),
-                                         table: table.baseAddress!, into: out + 3 * x + c, stride: 3)
-                    }
+                // Whole groups of eight but the last pixel of the row (its spare byte would pass the row).
+                while x + 9 <= width {
+                    SRGB.storePixels8(load(line + x), load(line + width + x), load(line + 2 * width + x),
+                                      table: table.baseAddress!, into: UnsafeMutableRawPointer(out + 3 * x))
                     x += 8
                 }
                 while x < width {
@@ -283,11 +283,10 @@ public final class BlurStage: RowSource {
             @inline(__always) func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
             SRGB.encodeTable.withUnsafeBufferPointer { table in
                 var x = 0
-                while x + 8 <= width {
+                while x + 9 <= width {
                     let g = ShadowsHighlights.gain(load(line + x), shadows: shadows, highlights: highlights)
-                    for c in 0..<3 {
-                        SRGB.storeCodes8(load(v + c * width + x) * g, table: table.baseAddress!, into: out + 3 * x + c, stride: 3)
-                    }
+                    SRGB.storePixels8(load(v + x) * g, load(v + width + x) * g, load(v + 2 * width + x) * g,
+                                      table: table.baseAddress!, into: UnsafeMutableRawPointer(out + 3 * x))
                     x += 8
                 }
                 guard x < width else { return }

@@ -69,6 +69,22 @@ struct SampleConversionTests {
             let differingStored = (0..<whole).filter { strided[3 * $0 + 1] != ref8[$0] }.count
             #expect(differingStored == 0, "storeCodes8: \(differingStored) of \(whole) codes differ from the scalar pair")
             #expect((0..<whole).allSatisfy { strided[3 * $0] == 7 && strided[3 * $0 + 2] == 7 }, "storeCodes8 wrote between its strides")
+            // Whole pixels: three lanes of values (r, g, b taken from the list at three offsets)
+            // as 4-byte stores, the same codes as the scalar pair, nothing past the eighth pixel's
+            // spare byte.
+            let pixels = (values.count - 16) / 8 * 8
+            var packed = [UInt8](repeating: 7, count: 3 * pixels + 1)
+            values.withUnsafeBufferPointer { src in
+                packed.withUnsafeMutableBytes { out in
+                    @inline(__always) func load(_ i: Int) -> SIMD8<Float> { UnsafeRawPointer(src.baseAddress! + i).loadUnaligned(as: SIMD8<Float>.self) }
+                    for i in stride(from: 0, to: pixels, by: 8) {
+                        SRGB.storePixels8(load(i), load(i + 8), load(i + 16), table: t.baseAddress!, into: out.baseAddress! + 3 * i)
+                    }
+                }
+            }
+            let differingPixels = (0..<pixels).filter { p in (0..<3).contains { packed[3 * p + $0] != ref8[p + 8 * $0] } }.count
+            #expect(differingPixels == 0, "storePixels8: \(differingPixels) of \(pixels) pixels differ from the scalar pair")
+            #expect(packed[3 * pixels] == 0, "the last spare byte")
         }
     }
 
