@@ -29,9 +29,11 @@ public final class DecimatedGaussian {
     /// The coarse σ a decimation aims for: the factor is ⌊σ / coarseSigma⌋.
     public static let coarseSigma = 8.0
 
-    /// The factor for `sigma`, or nil when it would be below 2 (the direct blur is used).
-    public static func factor(sigma: Double, coarseSigma: Double = DecimatedGaussian.coarseSigma) -> Int? {
-        guard sigma.isFinite, coarseSigma > 0 else { return nil }
+    /// The factor for `sigma`, or nil when it would be below 2 or the kernel is band-limited (the
+    /// direct blur is used). BlurStage and `recipe explain` both decide by it.
+    public static func factor(sigma: Double, kernel: GaussianBlur.Kernel = .sampled,
+                              coarseSigma: Double = DecimatedGaussian.coarseSigma) -> Int? {
+        guard kernel == .sampled, sigma.isFinite, coarseSigma > 0 else { return nil }
         let d = Int((sigma / coarseSigma).rounded(.down))
         return d >= 2 ? d : nil
     }
@@ -61,7 +63,7 @@ public final class DecimatedGaussian {
     private let padded: UnsafeMutablePointer<Float>
     /// Two vertically blurred coarse rows and which rows they are (−1: none).
     private let vertical: UnsafeMutablePointer<Float>
-    private var verticalRow = [-1, -1]
+    private var verticalCached = [-1, -1]
     private let windowRows: UnsafeMutablePointer<UnsafePointer<Float>>
     private let mixed: UnsafeMutablePointer<Float>
     /// Per output column: the left coarse column and the weight of the right one.
@@ -71,8 +73,10 @@ public final class DecimatedGaussian {
     private let lastRow: UnsafeMutablePointer<Float>
 
     /// Nil when `sigma` gives a factor below 2 (see `factor(sigma:)`) or the image is empty.
-    public init?(width: Int, height: Int, planes: Int, sigma: Double, coarseSigma: Double = DecimatedGaussian.coarseSigma) {
-        guard width > 0, height > 0, planes > 0, let d = Self.factor(sigma: sigma, coarseSigma: coarseSigma) else { return nil }
+    public init?(width: Int, height: Int, planes: Int, sigma: Double, kernel: GaussianBlur.Kernel = .sampled,
+                 coarseSigma: Double = DecimatedGaussian.coarseSigma) {
+        guard width > 0, height > 0, planes > 0, let d = Self.factor(sigma: sigma, kernel: kernel, coarseSigma: coarseSigma)
+        else { return nil }
         self.width = width
         self.height = height
         self.planes = planes
@@ -197,8 +201,8 @@ public final class DecimatedGaussian {
     /// Vertically blurred coarse row `c` (with padding), from the ring, cached two at a time.
     private func verticalRow(_ c: Int, avoiding other: Int) -> UnsafePointer<Float> {
         let row = planes * coarseWidth
-        if let slot = verticalRow.firstIndex(of: c) { return UnsafePointer(vertical + slot * row) }
-        let slot = verticalRow[0] == other ? 1 : 0
+        if let slot = verticalCached.firstIndex(of: c) { return UnsafePointer(vertical + slot * row) }
+        let slot = verticalCached[0] == other ? 1 : 0
         let last = coarseHeight - 1
         precondition(min(c + radius, last) < coarseDone && c - radius >= coarseDone - ringSize,
                      "coarse row \(c) is not in the window")
@@ -210,7 +214,7 @@ public final class DecimatedGaussian {
             GaussianBlur.vertical(rows: windowRows, taps: taps, into: vertical + slot * row, lineStride: row,
                                   rowCount: 1, columns: 0..<row)
         }
-        verticalRow[slot] = c
+        verticalCached[slot] = c
         return UnsafePointer(vertical + slot * row)
     }
 

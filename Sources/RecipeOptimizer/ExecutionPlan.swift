@@ -60,7 +60,7 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
             // Only below 1 px do the two kernels differ (GaussianBlur.Kernel); from σ 16 px the
             // render blurs on a coarser grid (BlurStage, DecimatedGaussian).
             func sigma(_ v: Double, _ kernel: GaussianBlur.Kernel) -> String {
-                let coarse = kernel == .sampled ? DecimatedGaussian.factor(sigma: v).map { " on a grid \($0)× coarser" } : nil
+                let coarse = DecimatedGaussian.factor(sigma: v, kernel: kernel).map { " on a grid \($0)× coarser" }
                 return "σ \(px(v)) px" + (kernel == .bandLimited && v < 1 ? " band-limited" : "") + (coarse ?? "")
             }
             switch self {

@@ -97,7 +97,7 @@ public final class BlurStage: RowSource {
         }
         let (width, height, planes) = (self.width, self.height, self.planes)
         decimated = coarseSigma.flatMap { coarse in
-            kernel == .sampled ? DecimatedGaussian(width: width, height: height, planes: planes, sigma: sigma, coarseSigma: coarse) : nil
+            DecimatedGaussian(width: width, height: height, planes: planes, sigma: sigma, kernel: kernel, coarseSigma: coarse)
         }
         let weights = decimated == nil ? GaussianBlur.taps(sigma: sigma, kernel: kernel) : [1]
         taps = .allocate(capacity: weights.count)

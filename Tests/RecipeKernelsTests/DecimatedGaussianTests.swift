@@ -103,6 +103,7 @@ struct DecimatedGaussianTests {
         #expect(DecimatedGaussian.factor(sigma: 16) == 2)
         #expect(DecimatedGaussian.factor(sigma: 80) == 10)
         #expect(DecimatedGaussian.factor(sigma: .nan) == nil)
+        #expect(DecimatedGaussian.factor(sigma: 40, kernel: .bandLimited) == nil)
         #expect(DecimatedGaussian(width: 10, height: 10, planes: 3, sigma: 12) == nil)
     }
 

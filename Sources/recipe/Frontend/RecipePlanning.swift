@@ -39,9 +39,15 @@ struct PhotoGeometry: Sendable {
         transposes = info.orientation.transposes
     }
 
-    /// The DCT reduction a render starting from `source` (upright) decodes with.
+    /// An upright size in stored (pre-orientation) terms.
+    func stored(_ upright: (width: Int, height: Int)) -> (width: Int, height: Int) {
+        transposes ? (width: upright.height, height: upright.width) : upright
+    }
+
+    /// The DCT reduction a render starting from `source` (upright) decodes with: what RenderJob
+    /// decodes with, and what planning asks to know whether the photo is decoded in full.
     func denominator(for source: (width: Int, height: Int)) -> Int {
-        let target = transposes ? (width: source.height, height: source.width) : source
+        let target = stored(source)
         return ReducedDecode.denominator(width: stored.width, height: stored.height, target: target,
                                          supported: supportedScaleDenominators)
     }

@@ -93,10 +93,11 @@ struct RenderJob {
         let orientation = info.orientation
         let upright = info.uprightSize
         let target = sourceSize ?? size.target(width: upright.width, height: upright.height)
-        // The target in stored (pre-orientation) terms, to choose the DCT reduction.
-        let stored = orientation.transposes ? (width: target.height, height: target.width) : target
-        let denominator = ReducedDecode.denominator(width: info.width, height: info.height, target: stored,
-                                                    supported: decoder.supportedScaleDenominators)
+        // The target in stored (pre-orientation) terms, and the DCT reduction for it (the rule
+        // planning uses too).
+        let geometry = PhotoGeometry(info, supported: decoder.supportedScaleDenominators)
+        let stored = geometry.stored(target)
+        let denominator = geometry.denominator(for: target)
         try decoder.start(scaleDenominator: denominator)
 
         // The decoder gets a thread of its own; everything after it runs on this one.
