@@ -3,12 +3,8 @@
 ///
 /// ```swift
 /// BlendMode.multiply.blend(0.5, 0.5)                  // 0.25
-/// let table = BlendMode.softLight.table(opacity: 0.5)  // 65536 bytes, index cb << 8 | cs
 /// ```
 ///
-/// With 8-bit inputs the result depends only on the two input bytes, so the row loop is one
-/// lookup in a 256×256 table built from `blend` once per mode and opacity: the formula's bytes
-/// with none of its cost per pixel.
 public enum BlendMode: String, Sendable, CaseIterable {
     /// B = Cs.
     case normal
@@ -49,28 +45,15 @@ public enum BlendMode: String, Sendable, CaseIterable {
         }
     }
 
-    /// Every 8-bit result: entry `cb << 8 | cs` is `cb + opacity·(B(cb, cs) − cb)` for the bytes
-    /// over 255, clamped and rounded half up (`SampleConversion.quantize8`'s rule), computed in
-    /// double precision: the nearest byte to the exact result wherever it is not within about
-    /// 1e-15 of a half. (`Float` is not enough: soft-light of (180, 215) is 203.4999971, 203.5 in `Float`.)
-    public func table(opacity: Float) -> [UInt8] {
-        let o = Double(opacity)
-        var t = [UInt8](repeating: 0, count: 65536)
-        for b in 0..<256 {
-            let cb = Double(b) / 255
-            for s in 0..<256 {
-                let v = cb + o * (blend(cb, Double(s) / 255) - cb)
-                t[b << 8 | s] = UInt8(min(max(v, 0), 1) * 255 + 0.5)
-            }
-        }
-        return t
-    }
-
-    /// Blends `count` samples: `out[i] = table[base[i] << 8 | top[i]]`. `out` may be `base`.
+    /// Blends `count` samples: `out[i] = base[i] + opacity·(B(base[i], top[i]) − base[i])`, in
+    /// float, unclamped. `out` may be `base`.
     @inlinable
-    public static func blendRow(base: UnsafePointer<UInt8>, top: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>,
-                                count: Int, table: UnsafePointer<UInt8>)
+    public static func blendRow(base: UnsafePointer<Float>, top: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>,
+                                count: Int, mode: BlendMode, opacity: Float)
     {
-        for i in 0..<count { out[i] = table[Int(base[i]) << 8 | Int(top[i])] }
+        for i in 0..<count {
+            let cb = base[i]
+            out[i] = cb + opacity * (mode.value(cb, top[i]) - cb)
+        }
     }
 }

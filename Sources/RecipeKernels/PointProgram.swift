@@ -1,3 +1,4 @@
+import RecipeCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,6 +37,10 @@ public enum PointStep: Sendable, Hashable {
     /// Ends a masked stage: out = saved + (current − saved)·w, w the mask's weight (inverted
     /// when asked) times `amount`.
     case maskMix(MaskShape, invert: Bool, amount: Float)
+    /// A colour conversion between profiles that is not a curve and a matrix (lcms2's, through
+    /// the colour module): the photo's colours into the working space, or the working space into
+    /// the output's.
+    case colorTransform(PlanarColorTransform)
 
     /// Whether the step reads the pixel's position (a vignette, a gradient or radial mask):
     /// such steps are laid out on one canvas and cannot move across a crop or a resize.
@@ -116,6 +121,8 @@ public enum PointStep: Sendable, Hashable {
             return p + (table.lookup(p, tetrahedral: tetrahedral) - p) * Double(amount)
         case .saveInput, .maskMix:
             return p  // stateful: see `PointStep.reference(_:steps:x:y:)`
+        case .colorTransform(let transform):
+            return transform.convert(p)
         case .vignette(let amount, let inner, let outer, let cx, let cy, let scale):
             let dx = Double(x) + 0.5 - Double(cx), dy = Double(y) + 0.5 - Double(cy)
             let d = (dx * dx + dy * dy).squareRoot() * Double(scale)
@@ -156,18 +163,25 @@ public struct PointProgram: Sendable {
     /// 0 to code 0, 1 to code 255, and never decreases); otherwise values outside [0, 1] go
     /// through the tail steps one by one.
     let storeClampSafe: Bool
+    /// `head` and `tail` over float inputs (nil when empty): how a pass that reads or writes
+    /// floats runs them.
+    let headTables: ChannelTables?
+    let tailTables: ChannelTables?
 
     /// `tables: false` skips building the load and store tables (about 200,000 evaluations of the
     /// tail steps): for programs only ever `apply`d to floats, as the unfused plan's are.
-    public init(steps: [PointStep], tables: Bool = true) {
+    /// `storeTable: false` builds only the load table, for a program that writes floats.
+    public init(steps: [PointStep], tables: Bool = true, storeTable: Bool = true) {
         self.steps = steps
         let (head, body, tail) = Self.split(steps)
         self.head = head
         self.body = body
         self.tail = tail
+        headTables = head.isEmpty ? nil : ChannelTables(steps: head)
+        tailTables = tail.isEmpty ? nil : ChannelTables(steps: tail)
         guard tables else {
             loadTable = []
-            storeTable = []
+            self.storeTable = []
             storeClampSafe = false
             return
         }
@@ -180,6 +194,11 @@ public struct PointProgram: Sendable {
             load[512 + code] = Float(out.z)
         }
         loadTable = load
+        guard storeTable else {
+            self.storeTable = []
+            storeClampSafe = false
+            return
+        }
         let levels = Self.storeLevels
         var store = [UInt8](repeating: 0, count: 3 * levels)
         var monotone = true
@@ -191,7 +210,7 @@ public struct PointProgram: Sendable {
                 if i > 0, store[c * levels + i] < store[c * levels + i - 1] { monotone = false }
             }
         }
-        storeTable = store
+        self.storeTable = store
         storeClampSafe = monotone && (0..<3).allSatisfy { store[$0 * levels] == 0 && store[$0 * levels + levels - 1] == 255 }
     }
 
@@ -212,6 +231,8 @@ public struct PointProgram: Sendable {
         loadTable = program.loadTable
         storeTable = program.storeTable
         storeClampSafe = program.storeClampSafe
+        headTables = program.headTables
+        tailTables = program.tailTables
     }
 
     /// Steps that treat each channel on its own (so a table per channel can stand for them).
@@ -219,7 +240,7 @@ public struct PointProgram: Sendable {
         switch step {
         case .toLinear, .toEncoded, .power, .levels, .sigmoid, .clip, .curves: return true
         case .matrix(let m): return m[1] == 0 && m[2] == 0 && m[4] == 0 && m[6] == 0 && m[8] == 0 && m[9] == 0
-        case .vibrance, .vignette, .saveInput, .maskMix: return false
+        case .vibrance, .vignette, .saveInput, .maskMix, .colorTransform: return false
         case .lut(let table, _, _): return table.kind == .oneD
         }
     }
@@ -233,8 +254,81 @@ public struct PointProgram: Sendable {
     }
 
 
-    /// Runs the program on `pixels` interleaved RGB 8-bit pixels of image row `y`, in place.
-    public func run(_ row: UnsafeMutablePointer<UInt8>, pixels: Int, y: Int = 0) {
+    /// Runs the program on `pixels` interleaved RGB pixels of image row `y`, read from `input`
+    /// as `from` samples and written to `output` as `to` samples (8-bit, 16-bit or float; the
+    /// two may be the same row when the sample types agree). 8-bit ends go through the load and
+    /// store tables; 16-bit and float ends run the head and tail steps per pixel, and float
+    /// outputs keep every value as it is (extended range, no clamping: only encoders quantise).
+    /// A float or 16-bit end runs its per-channel steps through `ChannelTables`.
+    public func run(_ input: UnsafeRawPointer, from: SampleType, into output: UnsafeMutableRawPointer, to: SampleType,
+                    pixels: Int, y: Int = 0) {
+        if from == .uint8 && to == .uint8 {
+            run(output.assumingMemoryBound(to: UInt8.self), pixels: pixels, y: y, input: input.assumingMemoryBound(to: UInt8.self))
+            return
+        }
+        precondition(from != .uint8 || !loadTable.isEmpty, "PointProgram built without tables cannot read 8-bit rows")
+        precondition(to != .uint8 || !storeTable.isEmpty, "PointProgram built without tables cannot write 8-bit rows")
+        let planes = UnsafeMutablePointer<Float>.allocate(capacity: 6 * Self.tile)
+        planes.initialize(repeating: 0, count: 6 * Self.tile)
+        defer { planes.deallocate() }
+        let r = planes, g = planes + Self.tile, b = planes + 2 * Self.tile
+        var start = 0
+        while start < pixels {
+            let n = min(Self.tile, pixels - start)
+            switch from {
+            case .uint8:
+                let px = input.assumingMemoryBound(to: UInt8.self) + 3 * start
+                loadTable.withUnsafeBufferPointer { l in
+                    for i in 0..<n {
+                        r[i] = l[Int(px[3 * i])]
+                        g[i] = l[256 + Int(px[3 * i + 1])]
+                        b[i] = l[512 + Int(px[3 * i + 2])]
+                    }
+                }
+            case .uint16:
+                let px = input.assumingMemoryBound(to: UInt16.self) + 3 * start
+                let k: Float = 1 / 65535
+                for i in 0..<n {
+                    r[i] = Float(px[3 * i]) * k
+                    g[i] = Float(px[3 * i + 1]) * k
+                    b[i] = Float(px[3 * i + 2]) * k
+                }
+            case .float32:
+                let px = input.assumingMemoryBound(to: Float.self) + 3 * start
+                for i in 0..<n {
+                    r[i] = px[3 * i]
+                    g[i] = px[3 * i + 1]
+                    b[i] = px[3 * i + 2]
+                }
+            }
+            if from != .uint8 { headTables?.apply(planes, count: n, tile: Self.tile) }
+            for step in body { Self.apply(step, planes, n, x: start, y: y) }
+            if to != .uint8 { tailTables?.apply(planes, count: n, tile: Self.tile) }
+            switch to {
+            case .uint8:
+                storeTable.withUnsafeBufferPointer { store($0.baseAddress!, planes, n, output.assumingMemoryBound(to: UInt8.self) + 3 * start) }
+            case .uint16:
+                let px = output.assumingMemoryBound(to: UInt16.self) + 3 * start
+                for i in 0..<n {
+                    px[3 * i] = SampleConversion.quantize16(r[i])
+                    px[3 * i + 1] = SampleConversion.quantize16(g[i])
+                    px[3 * i + 2] = SampleConversion.quantize16(b[i])
+                }
+            case .float32:
+                let px = output.assumingMemoryBound(to: Float.self) + 3 * start
+                for i in 0..<n {
+                    px[3 * i] = r[i]
+                    px[3 * i + 1] = g[i]
+                    px[3 * i + 2] = b[i]
+                }
+            }
+            start += n
+        }
+    }
+
+    /// Runs the program on `pixels` interleaved RGB 8-bit pixels of image row `y`, in place
+    /// (or from `input` when given).
+    public func run(_ row: UnsafeMutablePointer<UInt8>, pixels: Int, y: Int = 0, input: UnsafePointer<UInt8>? = nil) {
         precondition(!loadTable.isEmpty, "PointProgram built without tables cannot run on 8-bit rows")
         let planes = UnsafeMutablePointer<Float>.allocate(capacity: 6 * Self.tile)
         planes.initialize(repeating: 0, count: 6 * Self.tile)
@@ -245,15 +339,16 @@ public struct PointProgram: Sendable {
                 while start < pixels {
                     let n = min(Self.tile, pixels - start)
                     let px = row + 3 * start
+                    let source = UnsafePointer(input ?? UnsafePointer(row)) + 3 * start
                     let r = planes, g = planes + Self.tile, b = planes + 2 * Self.tile
                     let l = load.baseAddress!
                     for i in 0..<n {
-                        r[i] = l[Int(px[3 * i])]
-                        g[i] = l[256 + Int(px[3 * i + 1])]
-                        b[i] = l[512 + Int(px[3 * i + 2])]
+                        r[i] = l[Int(source[3 * i])]
+                        g[i] = l[256 + Int(source[3 * i + 1])]
+                        b[i] = l[512 + Int(source[3 * i + 2])]
                     }
                     for step in body { Self.apply(step, planes, n, x: start, y: y) }
-                    self.store(planes, n, px, store.baseAddress!)
+                    self.store(store.baseAddress!, planes, n, px)
                     start += n
                 }
             }
@@ -261,7 +356,7 @@ public struct PointProgram: Sendable {
     }
 
     @inline(__always)
-    func store(_ planes: UnsafeMutablePointer<Float>, _ n: Int, _ px: UnsafeMutablePointer<UInt8>, _ table: UnsafePointer<UInt8>) {
+    func store(_ table: UnsafePointer<UInt8>, _ planes: UnsafeMutablePointer<Float>, _ n: Int, _ px: UnsafeMutablePointer<UInt8>) {
         let top = Float(Self.storeLevels - 1)
         let raw = UnsafeMutableRawPointer(planes)
         for c in 0..<3 {
@@ -417,6 +512,8 @@ public struct PointProgram: Sendable {
                     b[i] = mixed.z
                 }
             }
+        case .colorTransform(let transform):
+            transform.apply(r, g, b, n)
         case .curves(let table, let size):
             table.withUnsafeBufferPointer { tb in
                 for c in 0..<3 {
@@ -547,6 +644,7 @@ public struct PointProgram: Sendable {
     static func curve(_ v: Float, _ t: UnsafePointer<Float>, _ size: Int) -> Float {
         let last = size - 1
         let x = v * Float(last)
+        if x.isNaN { return x }  // Int(NaN) would trap
         if x <= 0 { return t[0] + x * (t[1] - t[0]) }
         if x >= Float(last) { return t[last] + (x - Float(last)) * (t[last] - t[last - 1]) }
         let i = Int(x)
@@ -559,6 +657,7 @@ public struct PointProgram: Sendable {
         func t(_ i: Int) -> Double { Double(table[offset + i]) }
         let last = size - 1
         let x = v * Double(last)
+        if x.isNaN { return x }  // Int(NaN) would trap
         if x <= 0 { return t(0) + x * (t(1) - t(0)) }
         if x >= Double(last) { return t(last) + (x - Double(last)) * (t(last) - t(last - 1)) }
         let i = Int(x)

@@ -95,43 +95,36 @@ public enum Rotation {
             (0.5 * t - 0.5) * t2)
     }
 
-    /// Writes `count` 8-bit RGB pixels of one output row: pixel j samples `image` (8-bit RGB,
-    /// `width`×`height`, rows `rowStride` bytes apart) at (startX + j·stepX, startY + j·stepY),
-    /// bicubic on the sRGB-decoded values (`SRGB.decodeTable8`), encoded back to the nearest 8-bit
-    /// code (`encode8`). Clamp-to-edge; `edge` says what happens outside the picture.
+    /// Writes `count` float RGB pixels of one output row: pixel j samples `image` (float RGB in
+    /// linear light, `width`×`height`, rows `rowStride` bytes apart) at (startX + j·stepX,
+    /// startY + j·stepY), bicubic. Clamp-to-edge; `edge` says what happens outside the picture.
+    /// Values are not clamped (Catmull-Rom overshoots a little at edges; the encoder clamps).
     ///
     /// Neighbouring output pixels share most of their 16 taps (a step is at most one source pixel
-    /// on each axis for any straighten map), so the decoded taps stay in a 4×4 window, a ring on
-    /// both axes keyed by source column and row: a step to the next column decodes 4 pixels, not 16.
+    /// on each axis for any straighten map), so the taps stay in a 4×4 window, a ring on both axes
+    /// keyed by source column and row: a step to the next column loads 4 pixels, not 16.
     ///
     /// With `ringRows` below `height`, `image` holds only that many rows, source row y in slot
     /// y mod `ringRows` (a band of the source streaming by); the caller keeps every row the
     /// samples reach in it.
-    @inlinable
     public static func resampleRow(
         image: UnsafeRawPointer, rowStride: Int, width: Int, height: Int, ringRows: Int? = nil,
         startX: Double, startY: Double, stepX: Double, stepY: Double, count: Int, edge: Edge,
-        into out: UnsafeMutablePointer<UInt8>
+        into out: UnsafeMutablePointer<Float>
     ) {
-        precondition(width > 0 && height > 0 && rowStride >= 3 * width)
-        SRGB.decodeTable8.withUnsafeBufferPointer { d in encodeCoarse.withUnsafeBufferPointer { c in
-            encodeThresholds.withUnsafeBufferPointer { t in
-                resampleRow(image: image, rowStride: rowStride, width: width, height: height, ringRows: ringRows ?? height,
-                            startX: startX, startY: startY, stepX: stepX, stepY: stepY, count: count, edge: edge,
-                            decode: d.baseAddress!, coarse: c.baseAddress!, thresholds: t.baseAddress!, into: out)
-            }
-        } }
+        precondition(width > 0 && height > 0 && rowStride >= 12 * width)
+        resampleRow(image: image, rowStride: rowStride, width: width, height: height, ringRows: ringRows ?? height,
+                    startX: startX, startY: startY, stepX: stepX, stepY: stepY, count: count, edge: edge, output: out)
     }
 
     @inlinable
     static func resampleRow(
         image: UnsafeRawPointer, rowStride: Int, width: Int, height: Int, ringRows: Int,
         startX: Double, startY: Double, stepX: Double, stepY: Double, count: Int, edge: Edge,
-        decode: UnsafePointer<Float>, coarse: UnsafePointer<UInt8>, thresholds: UnsafePointer<Float>,
-        into out: UnsafeMutablePointer<UInt8>
+        output out: UnsafeMutablePointer<Float>
     ) {
         precondition(ringRows > 0)
-        let src = image.assumingMemoryBound(to: UInt8.self)
+        let src = image
         // A row's slot: the row itself for a whole image (no division per row change).
         let ring = ringRows < height ? ringRows : 0
         let blackOutside = edge == .black
@@ -146,15 +139,15 @@ public enum Rotation {
             let win = scratch.baseAddress!.bindMemory(to: SIMD4<Float>.self, capacity: 16)
             let columnOffset = (scratch.baseAddress! + 16 * 16).bindMemory(to: Int.self, capacity: 8)
             let rowOffset = columnOffset + 4
-            @inline(__always) func setColumn(_ x: Int) { columnOffset[x & 3] = 3 * min(max(x, 0), lastX) }
+            @inline(__always) func setColumn(_ x: Int) { columnOffset[x & 3] = 12 * min(max(x, 0), lastX) }
             @inline(__always) func setRow(_ y: Int) {
                 let row = min(max(y, 0), lastY)
                 rowOffset[y & 3] = (ring == 0 ? row : row % ring) * rowStride
             }
-            // Source pixel (x, y), decoded, into its slot (its column's and row's offsets set first).
+            // Source pixel (x, y) into its slot (its column's and row's offsets set first).
             @inline(__always) func load(_ x: Int, _ y: Int) {
-                let p = src + (rowOffset[y & 3] + columnOffset[x & 3])
-                win[(y & 3) << 2 | (x & 3)] = SIMD4(decode[Int(p[0])], decode[Int(p[1])], decode[Int(p[2])], 0)
+                let p = (src + (rowOffset[y & 3] + columnOffset[x & 3])).assumingMemoryBound(to: Float.self)
+                win[(y & 3) << 2 | (x & 3)] = SIMD4(p[0], p[1], p[2], 0)
             }
             // The window holds columns cx − 1 … cx + 2 of rows cy − 1 … cy + 2.
             var cx = -8, cy = -8  // no pixel yet: positions are clamped to ≥ −1
@@ -202,44 +195,10 @@ public enum Rotation {
                     h += row[(ix + 2) & 3] * wx[3]
                     acc += h * wy[r]
                 }
-                o[0] = encode8(acc[0], coarse: coarse, thresholds: thresholds)
-                o[1] = encode8(acc[1], coarse: coarse, thresholds: thresholds)
-                o[2] = encode8(acc[2], coarse: coarse, thresholds: thresholds)
+                o[0] = acc[0]
+                o[1] = acc[1]
+                o[2] = acc[2]
             }
         }
-    }
-
-    // MARK: Linear → 8-bit sRGB
-
-    /// Buckets of `encodeCoarse`, uniform in √linear (where the sRGB curve is nearly straight, so
-    /// no bucket holds two code boundaries).
-    @usableFromInline static let encodeBuckets = 512
-
-    /// The linear value at which each 8-bit code begins: entry k is `decode((k − 0.5)/255)` for
-    /// k in 1…255, with −∞ and +∞ as entries 0 and 256.
-    @usableFromInline static let encodeThresholds: [Float] =
-        [-Float.infinity] + (1...255).map { Float(SRGB.decode((Double($0) - 0.5) / 255)) } + [Float.infinity]
-
-    /// The code at the bottom of each √linear bucket: where `encode8` starts its search.
-    @usableFromInline static let encodeCoarse: [UInt8] = (0...encodeBuckets).map { i in
-        let l = Float(Double(i) / Double(encodeBuckets) * Double(i) / Double(encodeBuckets))
-        return UInt8(encodeThresholds.lastIndex { $0 <= l }!)
-    }
-
-    /// Linear light → the nearest 8-bit sRGB code (halves up), `l` clamped to [0, 1]: the same
-    /// bytes as `quantize8(encodeClamped(l))` except within about 1e-6 of a half-code, from two
-    /// tables of 1.5 KB together that stay in L1 (the 64 KB `SRGB.encodeTable` does not, and the
-    /// rotation reads it at random: 10% of the step's time on 24 MP). The start bucket may be one
-    /// off at its edges; three branch-free steps correct it.
-    @inlinable @inline(__always)
-    static func encode8(_ l: Float, coarse: UnsafePointer<UInt8>, thresholds: UnsafePointer<Float>) -> UInt8 {
-        let v = l > 0 ? min(l, 1) : 0  // NaN → 0
-        var code = Int(coarse[Int(v.squareRoot() * Float(encodeBuckets))])
-        // Branch-free: a bucket holds at most one boundary; the extra steps cover a start one bucket
-        // off either way (the float square root near a bucket edge).
-        code &+= v >= thresholds[code &+ 1] ? 1 : 0
-        code &+= v >= thresholds[code &+ 1] ? 1 : 0
-        code &-= v < thresholds[code] ? 1 : 0
-        return UInt8(truncatingIfNeeded: code)
     }
 }

@@ -102,6 +102,12 @@ public enum SampleConversion {
         T(truncatingIfNeeded: Int32(v * max + 0.5))
     }
 
+    /// A value clamped to [0, 1], as a 16-bit sample (NaN to 0).
+    @inlinable @inline(__always)
+    public static func quantize16(_ v: Float) -> UInt16 {
+        UInt16(truncatingIfNeeded: Int32((v > 0 ? min(v, 1) : 0) * 65535 + 0.5))
+    }
+
     /// A value clamped to [0, 1], as an 8-bit sample (the point and row-window stages' store).
     @inlinable @inline(__always)
     public static func quantize8(_ v: Float) -> UInt8 {

@@ -10,34 +10,35 @@
 public enum UnsharpMask {
     /// One row: `original` holds three planes (r, g, b) of `width` encoded values, `blurred`
     /// three planes (or one, the blurred luma, with `luma`); `out` gets `width` interleaved RGB
-    /// bytes. Eight pixels at a time with the same float operations as `reference`, so the same
-    /// bytes. A pixel's three codes go out as one 4-byte store whose spare byte the next pixel
-    /// overwrites (24 single-byte stores per eight pixels were most of clarity's per-pixel time).
+    /// floats, unclamped (an overshoot past white stays for the stages after it; the encoder
+    /// clamps). Eight pixels at a time with the same float operations as `reference`, so the
+    /// same values.
     public static func apply(original: UnsafePointer<Float>, blurred: UnsafePointer<Float>, width: Int, amount: Float,
-                             threshold: Float, luma: Bool, into out: UnsafeMutablePointer<UInt8>) {
+                             threshold: Float, luma: Bool, into out: UnsafeMutablePointer<Float>) {
         typealias V = SIMD8<Float>
         @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
         let (kr, kg, kb) = (V(repeating: 0.2126), V(repeating: 0.7152), V(repeating: 0.0722))
-        let limit = V(repeating: threshold), half = V(repeating: 0.5)
-        @inline(__always) func codes(_ v: V, _ d: V) -> SIMD8<UInt32> {
-            let sharpened = v.replacing(with: v + amount * d, where: .!(FastMath.abs(2 * d) .< limit))
-            return SRGB.floor22(FastMath.clamp(sharpened, upTo: 1) * 255 + half).1
+        let limit = V(repeating: threshold)
+        @inline(__always) func sharpen(_ v: V, _ d: V) -> V {
+            v.replacing(with: v + amount * d, where: .!(FastMath.abs(2 * d) .< limit))
         }
-        // The last whole group ends one pixel early: its last pixel's 4-byte store would pass the row.
-        let groups = width >= 9 ? (width - 1) / 8 : 0
-        let raw = UnsafeMutableRawPointer(out)
+        let groups = width / 8
         for group in 0..<groups {
             let x = group * 8
             let r = load(original + x), g = load(original + width + x), b = load(original + 2 * width + x)
-            let packed: SIMD8<UInt32>
+            let (sr, sg, sb): (V, V, V)
             if luma {
                 let d = kr * r + kg * g + kb * b - load(blurred + x)
-                packed = codes(r, d) | codes(g, d) &<< 8 | codes(b, d) &<< 16
+                (sr, sg, sb) = (sharpen(r, d), sharpen(g, d), sharpen(b, d))
             } else {
-                packed = codes(r, r - load(blurred + x)) | codes(g, g - load(blurred + width + x)) &<< 8
-                    | codes(b, b - load(blurred + 2 * width + x)) &<< 16
+                (sr, sg, sb) = (sharpen(r, r - load(blurred + x)), sharpen(g, g - load(blurred + width + x)),
+                                sharpen(b, b - load(blurred + 2 * width + x)))
             }
-            for k in 0..<8 { raw.storeBytes(of: packed[k].littleEndian, toByteOffset: 3 &* (x &+ k), as: UInt32.self) }
+            for k in 0..<8 {
+                out[3 * (x + k)] = sr[k]
+                out[3 * (x + k) + 1] = sg[k]
+                out[3 * (x + k) + 2] = sb[k]
+            }
         }
         reference(original: original, blurred: blurred, width: width, amount: amount, threshold: threshold, luma: luma,
                   into: out, from: groups * 8)
@@ -45,15 +46,14 @@ public enum UnsharpMask {
 
     /// The scalar definition, pixel by pixel (the tests hold `apply` to it), from column `start`.
     public static func reference(original: UnsafePointer<Float>, blurred: UnsafePointer<Float>, width: Int, amount: Float,
-                                 threshold: Float, luma: Bool, into out: UnsafeMutablePointer<UInt8>, from start: Int = 0) {
+                                 threshold: Float, luma: Bool, into out: UnsafeMutablePointer<Float>, from start: Int = 0) {
         guard start < width else { return }
         for x in start..<width {
             let y = 0.2126 * original[x] + 0.7152 * original[width + x] + 0.0722 * original[2 * width + x]
             for c in 0..<3 {
                 let v = original[c * width + x]
                 let d = luma ? y - blurred[x] : v - blurred[c * width + x]
-                let o = Swift.abs(2 * d) < threshold ? v : v + amount * d
-                out[3 * x + c] = SampleConversion.quantize8(o)
+                out[3 * x + c] = Swift.abs(2 * d) < threshold ? v : v + amount * d
             }
         }
     }

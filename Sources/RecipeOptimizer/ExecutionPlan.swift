@@ -47,6 +47,22 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
         /// The image so far blended with the one kept under `with` laid on top.
         case blend(with: String, mode: String, opacity: Double, origin: String)
 
+        /// The space of the float rows the stage reads and writes: linear light for the blur,
+        /// shadows/highlights (its gain), straighten and resize; encoded for the unsharp mask and
+        /// blends (and so for the images kept for them); `.none` for steps that only move pixels.
+        public var space: WorkingSpace {
+            switch self {
+            case .blur, .shadowsHighlights: .linear
+            case .unsharp: .encoded
+            case .geometric(let step, _):
+                switch step {
+                case .crop, .rotate, .flip: .none
+                case .straighten, .resize: .linear
+                }
+            case .keep, .resume, .blend: .encoded
+            }
+        }
+
         /// Whether the stage makes pixels (rather than routing images).
         public var isPixelStage: Bool {
             switch self {
@@ -100,6 +116,9 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
     public var sourceSize: CanvasSize?
     /// The size of the rendered image (the last stage's canvas).
     public var outputSize: CanvasSize?
+    /// The conversions from the photo's colours into the working space and from it to the
+    /// output's (none for sRGB in and out); `InsertSpaceConversions` puts them at the ends.
+    public var color = ColorEndpoints()
 
     public init(segments: [[Step]], barriers: [Barrier] = []) {
         precondition(segments.count == barriers.count + 1)
@@ -138,11 +157,20 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
             let (head, body, tail) = PointProgram.split(pass.steps.map(\.kernel))
             let steps = pass.steps
             out += "  pass \(i + 1):\n"
-            out += "    load table (8-bit code →): " + (head.isEmpty ? "code/255" : steps[..<head.count].map { Self.text($0) }.joined(separator: ", ")) + "\n"
+            // A pass reads the decoder's codes when only pixel moves (crop, rotate, flip) come
+            // before it, and writes the encoder's when only they come after it; passes between
+            // other barrier stages read and write float rows.
+            let first = passes[..<i].allSatisfy { $0.barrier.map { $0.space == WorkingSpace.none } ?? true }
+            let last = passes[(i + 1)...].allSatisfy { $0.barrier.map { $0.space == WorkingSpace.none } ?? true }
+            let headText = steps[..<head.count].map { Self.text($0) }.joined(separator: ", ")
+            out += first ? "    load table (8-bit code →): " + (head.isEmpty ? "code/255" : headText) + "\n"
+                : head.isEmpty ? "    load floats\n" : "    load floats, then per pixel: " + headText + "\n"
             if !body.isEmpty {
                 out += "    per pixel: " + steps[head.count..<(head.count + body.count)].map { Self.text($0) }.joined(separator: ", ") + "\n"
             }
-            out += "    store table (→ 8-bit code): " + (tail.isEmpty ? "×255" : steps[(head.count + body.count)...].map { Self.text($0) }.joined(separator: ", ")) + "\n"
+            let tailText = steps[(head.count + body.count)...].map { Self.text($0) }.joined(separator: ", ")
+            out += last ? "    store table (→ 8-bit code): " + (tail.isEmpty ? "×255" : tailText) + "\n"
+                : tail.isEmpty ? "    store floats\n" : "    per pixel: " + tailText + ", then store floats\n"
         }
         return out
     }
@@ -171,6 +199,7 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
             kernel = "mask: mix by \(name)\(invert ? " inverted" : "") amount \(short(amount))"
         case .lut(let t, let tetra, let amount): kernel = "lut \(t.kind == .threeD ? "3D" : "1D") \(t.size) \(tetra ? "tetrahedral" : "trilinear") amount \(short(amount))"
         case .vignette(let amount, _, _, _, _, _): kernel = "vignette \(short(amount)) (positional)"
+        case .colorTransform(let t): kernel = "colour transform: \(t.name)"
         }
         return "\(kernel) [\(s.space.rawValue)] ← \(s.origin)"
     }

@@ -27,11 +27,16 @@ public enum Planner {
     /// `scale` is the output's render size over its full size (1 for a full render): px lengths
     /// in a recipe are pixels of the full-size image, so a display render scales them
     /// (resolution independence). The plan says which size to decode the photo to.
+    ///
+    /// `color` converts the photo's colours into the working space at the start and the working
+    /// space into the output's at the end (nothing for sRGB in and out).
     public static func plan(_ graph: FilterGraph, fuse: Bool = true, scale: Double = 1,
-                            readFile: @escaping FileReader = { _ in throw PlanError("no file reader", range: nil) })
+                            readFile: @escaping FileReader = { _ in throw PlanError("no file reader", range: nil) },
+                            color: ColorEndpoints = ColorEndpoints())
         throws(PlanError) -> (ExecutionPlan, [Trace]) {
         var trace: [Trace] = []
         var plan = try LowerPointOps.run(graph, readFile: readFile, scale: scale)
+        plan.color = color
         trace.append(Trace(pass: "LowerPointOps", plan: plan))
         let passes: [(String, (ExecutionPlan) -> ExecutionPlan)] = fuse
             ? [("DropIdentities", DropIdentities.run), ("HoistCrops", HoistCrops.run), ("FoldMatrices", FoldMatrices.run),

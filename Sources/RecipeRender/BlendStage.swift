@@ -1,10 +1,10 @@
 import RecipeCore
 import RecipeKernels
 
-/// Blends a second stream of 8-bit RGB rows (`top`, the stage named by `with`) over this stage's
-/// input (`base`) with a W3C separable blend mode on the encoded values, mixed by opacity. Both
-/// streams are read row for row; memory is one strip of `top`. Each sample is one lookup in the
-/// mode's 256×256 table.
+/// Blends a second stream of float RGB rows (`top`, the stage named by `with`) over this stage's
+/// input (`base`) with a W3C separable blend mode on the encoded values (both streams arrive
+/// encoded), mixed by opacity: `cb + (B(cb, cs) − cb)·opacity`. Both streams are read row for
+/// row; memory is one strip of `top`.
 ///
 /// ```swift
 /// let soft = BlendStage(base: input, top: blurred, mode: .softLight, opacity: 0.5)
@@ -12,20 +12,20 @@ import RecipeKernels
 public final class BlendStage: RowSource {
     public let width: Int
     public let height: Int
-    public let format = PixelFormat(.rgb, .uint8)
+    public let format = PixelFormat(.rgb, .float32)
 
     private let base: RowSource
     private let top: RowSource
-    /// `BlendMode.table(opacity:)`: entry `cb << 8 | cs`.
-    private let table: [UInt8]
+    private let mode: BlendMode
+    private let opacity: Float
     private let topStrip: PixelBuffer
     private var topAvailable = 0
     private var topNext = 0
     private var produced = 0
 
     public init(base: RowSource, top: RowSource, mode: BlendMode, opacity: Float) {
-        let rgb8 = PixelFormat(.rgb, .uint8)
-        precondition(base.format == rgb8 && top.format == rgb8, "BlendStage takes 8-bit RGB, not \(base.format) and \(top.format)")
+        let rgbF = PixelFormat(.rgb, .float32)
+        precondition(base.format == rgbF && top.format == rgbF, "BlendStage takes float RGB, not \(base.format) and \(top.format)")
         precondition(base.width == top.width && base.height == top.height,
                      "blend needs images of one size, not \(base.width)×\(base.height) and \(top.width)×\(top.height)")
         precondition(opacity >= 0 && opacity <= 1, "opacity out of 0…1")
@@ -33,8 +33,9 @@ public final class BlendStage: RowSource {
         self.top = top
         width = base.width
         height = base.height
-        table = mode.table(opacity: opacity)
-        topStrip = PixelBuffer(width: base.width, rowCapacity: 16, format: rgb8)
+        self.mode = mode
+        self.opacity = opacity
+        topStrip = PixelBuffer(width: base.width, rowCapacity: 16, format: rgbF)
     }
 
     public func readRows(into buffer: PixelBuffer) throws -> Int {
@@ -45,18 +46,16 @@ public final class BlendStage: RowSource {
         let n = try base.readRows(into: buffer)
         precondition(n > 0, "base ended after \(produced) of \(height) rows")
         let count = 3 * width
-        try table.withUnsafeBufferPointer { t in
-            for r in 0..<n {
-                if topNext >= topAvailable {
-                    topAvailable = try top.readRows(into: topStrip)
-                    topNext = 0
-                    precondition(topAvailable > 0, "top ended after \(produced + r) of \(height) rows")
-                }
-                let row = buffer.row(r).assumingMemoryBound(to: UInt8.self)
-                BlendMode.blendRow(base: row, top: topStrip.row(topNext).assumingMemoryBound(to: UInt8.self), into: row,
-                                   count: count, table: t.baseAddress!)
-                topNext += 1
+        for r in 0..<n {
+            if topNext >= topAvailable {
+                topAvailable = try top.readRows(into: topStrip)
+                topNext = 0
+                precondition(topAvailable > 0, "top ended after \(produced + r) of \(height) rows")
             }
+            let row = buffer.row(r).assumingMemoryBound(to: Float.self)
+            BlendMode.blendRow(base: row, top: topStrip.row(topNext).assumingMemoryBound(to: Float.self), into: row,
+                               count: count, mode: mode, opacity: opacity)
+            topNext += 1
         }
         buffer.rowCount = n
         buffer.originY = produced

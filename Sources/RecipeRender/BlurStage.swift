@@ -4,13 +4,17 @@ import RecipeKernels
 import Glibc
 #endif
 
-/// A Gaussian window over streaming 8-bit RGB strips, clamp-to-edge: blur, unsharp mask or
+/// A Gaussian window over streaming float RGB strips, clamp-to-edge: blur, unsharp mask or
 /// shadows/highlights. It keeps only the rows its window needs (a ring of 2r+6 rows of floats;
 /// memory grows with the width and the radius, not the image area), blurs each kept row
 /// horizontally once, then six output rows at a time vertically (`GaussianBlur.vertical`).
 /// From σ 16 px the blur runs on a coarser grid instead (`DecimatedGaussian`: clarity on
 /// photo24, σ 80, 597 taps a pass directly, 61 on a grid 10 times coarser), within one 8-bit
 /// step of the direct sums; only the originals wait in the ring then.
+///
+/// Rows come in and go out as floats in the stage's working space (`Mode.space`: linear light
+/// for the blur and shadows/highlights, encoded for the unsharp mask), unclamped: only the
+/// encoder quantises.
 ///
 /// ```swift
 /// let chain = BlurStage(source: decoder, sigma: 2.5)   // sigma in pixels of this canvas
@@ -28,6 +32,14 @@ public final class BlurStage: RowSource {
         /// Shadows/highlights (ops-reference §4.24): linear light scaled by
         /// 2^(shadows·(1 − Yb)² − highlights·Yb²), Yb the encoded luma Y′ blurred.
         case shadowsHighlights(shadows: Float, highlights: Float)
+
+        /// The space of the rows the stage reads and writes.
+        public var space: WorkingSpace {
+            switch self {
+            case .blur, .shadowsHighlights: .linear
+            case .unsharp: .encoded
+            }
+        }
     }
 
     // Stored, not forwarded to the source: the loops read them per pixel, and a call through the
@@ -48,6 +60,8 @@ public final class BlurStage: RowSource {
     /// The unblurred rows, three planes (encoded for unsharp, linear for shadows/highlights),
     /// same slots as `ring`; nil for the blur.
     private let originals: UnsafeMutablePointer<Float>?
+    /// A row's originals encoded (shadows/highlights: its mask is the encoded luma).
+    private let encodedRow: UnsafeMutablePointer<Float>?
     private var input: PixelBuffer
     private var inputRow = 0        // rows of the source consumed
     private var inputAvailable = 0  // rows in `input` not yet consumed
@@ -86,7 +100,7 @@ public final class BlurStage: RowSource {
     public init(source: RowSource, sigma: Double, kernel: GaussianBlur.Kernel = .sampled, mode: Mode = .blur,
                 threads: Int = 1, minimumPooledWork: Int = BlurStage.defaultMinimumPooledWork,
                 coarseSigma: Double? = DecimatedGaussian.coarseSigma) {
-        precondition(source.format == PixelFormat(.rgb, .uint8), "BlurStage takes 8-bit RGB, not \(source.format)")
+        precondition(source.format == PixelFormat(.rgb, .float32), "BlurStage takes float RGB, not \(source.format)")
         self.source = source
         self.mode = mode
         width = source.width
@@ -115,6 +129,7 @@ public final class BlurStage: RowSource {
         }
         ring = .allocate(capacity: decimated == nil ? planes * width * ringSize : 0)
         originals = mode == .blur ? nil : .allocate(capacity: 3 * width * ringSize)
+        if case .shadowsHighlights = mode { encodedRow = .allocate(capacity: 3 * width) } else { encodedRow = nil }
         input = PixelBuffer(width: width, rowCapacity: 16, format: source.format)
         lines = .allocate(capacity: GaussianBlur.verticalRowsPerPass * planes * width)
         windowRows = .allocate(capacity: weights.count + GaussianBlur.verticalRowsPerPass - 1)
@@ -133,6 +148,7 @@ public final class BlurStage: RowSource {
         taps.deallocate()
         ring.deallocate()
         originals?.deallocate()
+        encodedRow?.deallocate()
         lines.deallocate()
         windowRows.deallocate()
         rowPlanes.deallocate()
@@ -165,39 +181,34 @@ public final class BlurStage: RowSource {
             inputNext = 0
             precondition(inputAvailable > 0, "source ended early")
         }
-        let px = UnsafePointer(input.row(inputNext).assumingMemoryBound(to: UInt8.self))
+        let px = UnsafePointer(input.row(inputNext).assumingMemoryBound(to: Float.self))
         let width = self.width
         let original = originals.map { $0 + (row % ringSize) * 3 * width }
-        let k: Float = 1 / 255
-        SRGB.decodeTable8.withUnsafeBufferPointer { table in
-            switch mode {
-            case .blur:
-                for x in 0..<width {
-                    for c in 0..<3 { rowPlanes[c * width + x] = table[Int(px[3 * x + c])] }
-                }
-            case .unsharp(_, _, let luma):
-                let original = original!
-                for x in 0..<width {
-                    for c in 0..<3 { original[c * width + x] = Float(px[3 * x + c]) * k }
-                }
-                if luma {
-                    for x in 0..<width { rowPlanes[x] = 0.2126 * original[x] + 0.7152 * original[width + x] + 0.0722 * original[2 * width + x] }
-                } else {
-                    rowPlanes.update(from: original, count: 3 * width)
-                }
-            case .shadowsHighlights:
-                let original = original!
-                for x in 0..<width {
-                    let (r, g, b) = (px[3 * x], px[3 * x + 1], px[3 * x + 2])
-                    rowPlanes[x] = (0.2126 * Float(r) + 0.7152 * Float(g) + 0.0722 * Float(b)) * k
-                    original[x] = table[Int(r)]
-                    original[width + x] = table[Int(g)]
-                    original[2 * width + x] = table[Int(b)]
-                }
+        switch mode {
+        case .blur:
+            PixelRows.deinterleave(px, .float32, rowPlanes, rowPlanes + width, rowPlanes + 2 * width, count: width)
+        case .unsharp(_, _, let luma):
+            let original = original!
+            PixelRows.deinterleave(px, .float32, original, original + width, original + 2 * width, count: width)
+            if luma {
+                for x in 0..<width { rowPlanes[x] = 0.2126 * original[x] + 0.7152 * original[width + x] + 0.0722 * original[2 * width + x] }
+            } else {
+                rowPlanes.update(from: original, count: 3 * width)
             }
+        case .shadowsHighlights:
+            // Linear originals; the mask is the luma of the encoded values (ops-reference §4.24).
+            let original = original!
+            PixelRows.deinterleave(px, .float32, original, original + width, original + 2 * width, count: width)
+            let encoded = encodedRow!
+            encoded.update(from: original, count: 3 * width)
+            Self.encode.apply(encoded, count: width, tile: width)
+            for x in 0..<width { rowPlanes[x] = 0.2126 * encoded[x] + 0.7152 * encoded[width + x] + 0.0722 * encoded[2 * width + x] }
         }
         inputNext += 1
     }
+
+    /// Linear → encoded over floats, for the shadows/highlights mask.
+    private static let encode = ChannelTables(steps: [.toEncoded])
 
     public func readRows(into buffer: PixelBuffer) throws -> Int {
         var n = 0
@@ -210,7 +221,7 @@ public final class BlurStage: RowSource {
                     decimated.push(rowPlanes)
                 }
                 decimated.blurredRow(produced, into: lines)
-                emit(row: produced, from: lines, into: buffer.row(n).assumingMemoryBound(to: UInt8.self))
+                emit(row: produced, from: lines, into: buffer.row(n).assumingMemoryBound(to: Float.self))
                 n += 1
                 produced += 1
                 continue
@@ -243,7 +254,7 @@ public final class BlurStage: RowSource {
                 linesEnd = y0 + m
             }
             emit(row: produced, from: lines + (produced - linesStart) * count,
-                 into: buffer.row(n).assumingMemoryBound(to: UInt8.self))
+                 into: buffer.row(n).assumingMemoryBound(to: Float.self))
             n += 1
             produced += 1
         }
@@ -252,53 +263,39 @@ public final class BlurStage: RowSource {
         return n
     }
 
-    /// Output row `y` from its vertically blurred planes `line`: the blur encoded, or the unsharp
-    /// mask or shadows/highlights applied to the row's originals.
-    private func emit(row y: Int, from line: UnsafeMutablePointer<Float>, into out: UnsafeMutablePointer<UInt8>) {
+    /// Output row `y` from its vertically blurred planes `line`: the blur, or the unsharp mask or
+    /// shadows/highlights applied to the row's originals, as interleaved floats.
+    private func emit(row y: Int, from line: UnsafeMutablePointer<Float>, into out: UnsafeMutablePointer<Float>) {
         let width = self.width
         let original = originals.map { $0 + (y % ringSize) * 3 * width }
         switch mode {
         case .blur:
-            SRGB.encodeTable.withUnsafeBufferPointer { table in
-                @inline(__always) func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
-                var x = 0
-                // Whole groups of eight but the last pixel of the row (its spare byte would pass the row).
-                while x + 9 <= width {
-                    SRGB.storePixels8(load(line + x), load(line + width + x), load(line + 2 * width + x),
-                                      table: table.baseAddress!, into: UnsafeMutableRawPointer(out + 3 * x))
-                    x += 8
-                }
-                while x < width {
-                    for c in 0..<3 {
-                        out[3 * x + c] = SampleConversion.quantize8(SRGB.encodeClamped(line[c * width + x], table: table.baseAddress!))
-                    }
-                    x += 1
-                }
-            }
+            PixelRows.interleave(line, line + width, line + 2 * width, into: out, .float32, count: width)
         case .unsharp(let amount, let threshold, let luma):
             UnsharpMask.apply(original: original!, blurred: line, width: width, amount: amount, threshold: threshold, luma: luma,
                               into: out)
         case .shadowsHighlights(let shadows, let highlights):
             let v = original!
-            @inline(__always) func load(_ p: UnsafePointer<Float>) -> SIMD8<Float> { UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self) }
-            SRGB.encodeTable.withUnsafeBufferPointer { table in
-                var x = 0
-                while x + 9 <= width {
-                    let g = ShadowsHighlights.gain(load(line + x), shadows: shadows, highlights: highlights)
-                    SRGB.storePixels8(load(v + x) * g, load(v + width + x) * g, load(v + 2 * width + x) * g,
-                                      table: table.baseAddress!, into: UnsafeMutableRawPointer(out + 3 * x))
-                    x += 8
+            typealias V = SIMD8<Float>
+            @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+            var x = 0
+            while x + 8 <= width {
+                let g = ShadowsHighlights.gain(load(line + x), shadows: shadows, highlights: highlights)
+                let (r, gg, b) = (load(v + x) * g, load(v + width + x) * g, load(v + 2 * width + x) * g)
+                for k in 0..<8 {
+                    out[3 * (x + k)] = r[k]
+                    out[3 * (x + k) + 1] = gg[k]
+                    out[3 * (x + k) + 2] = b[k]
                 }
-                guard x < width else { return }
-                // The last few pixels: the same gains, from a vector filled as far as the row goes.
-                var yb = SIMD8<Float>()
-                for k in 0..<(width - x) { yb[k] = line[x + k] }
-                let g = ShadowsHighlights.gain(yb, shadows: shadows, highlights: highlights)
-                for k in 0..<(width - x) {
-                    for c in 0..<3 {
-                        out[3 * (x + k) + c] = SampleConversion.quantize8(SRGB.encodeClamped(v[c * width + x + k] * g[k], table: table.baseAddress!))
-                    }
-                }
+                x += 8
+            }
+            guard x < width else { return }
+            // The last few pixels: the same gains, from a vector filled as far as the row goes.
+            var yb = SIMD8<Float>()
+            for k in 0..<(width - x) { yb[k] = line[x + k] }
+            let g = ShadowsHighlights.gain(yb, shadows: shadows, highlights: highlights)
+            for k in 0..<(width - x) {
+                for c in 0..<3 { out[3 * (x + k) + c] = v[c * width + x + k] * g[k] }
             }
         }
     }

@@ -2,7 +2,8 @@ import RecipeCore
 import RecipeKernels
 
 /// Converts rows to the format an encoder takes: 16→8 bits, 8→16 bits, alpha flattened onto
-/// white (JPEG has no alpha), gray+alpha → gray, etc. Exact where the formats allow.
+/// white (JPEG has no alpha), gray+alpha → gray, gray → RGB (8 or 16 bits), etc. Exact where the
+/// formats allow.
 public final class ConvertStep: RowSource {
     public var width: Int { source.width }
     public var height: Int { source.height }
@@ -15,7 +16,7 @@ public final class ConvertStep: RowSource {
     public init(source: RowSource, to format: PixelFormat) {
         precondition(source.format.sampleType != .float32 && format.sampleType != .float32)
         precondition(format.colorModel == source.format.colorModel || format.colorModel == source.format.colorModel.withoutAlpha
-                     || (source.format == PixelFormat(.gray, .uint8) && format == PixelFormat(.rgb, .uint8)),
+                     || (source.format.colorModel == .gray && format == PixelFormat(.rgb, source.format.sampleType)),
                      "ConvertStep cannot turn \(source.format) into \(format)")
         self.source = source
         self.format = format
@@ -33,8 +34,12 @@ public final class ConvertStep: RowSource {
             let dropAlpha = from.colorModel.hasAlpha && !format.colorModel.hasAlpha
             let colour = format.colorModel.channels
             if from.colorModel == .gray, format.colorModel == .rgb {
-                // Grey to RGB for colour operations (8 bits).
-                SampleConversion.grayToRGB(s.row(i).assumingMemoryBound(to: UInt8.self), buffer.row(i).assumingMemoryBound(to: UInt8.self), pixels: pixels)
+                // Grey to RGB for colour operations.
+                if from.sampleType == .uint8 {
+                    SampleConversion.grayToRGB(s.row(i).assumingMemoryBound(to: UInt8.self), buffer.row(i).assumingMemoryBound(to: UInt8.self), pixels: pixels)
+                } else {
+                    SampleConversion.grayToRGB(s.row(i).assumingMemoryBound(to: UInt16.self), buffer.row(i).assumingMemoryBound(to: UInt16.self), pixels: pixels)
+                }
                 continue
             }
             switch (from.sampleType, format.sampleType) {

@@ -1,7 +1,9 @@
 import RecipeCore
 import RecipeKernels
 
-/// Runs a recipe's point passes over 8-bit RGB strips as they stream by.
+/// Runs a recipe's point passes over RGB strips as they stream by: 8-bit, 16-bit or float rows
+/// in, 8-bit, 16-bit or float rows out (floats between stages, integers from the decoder and to
+/// the encoder).
 ///
 /// One pass (the fused plan) runs per row, 64 pixels at a time, with no intermediate image. Several
 /// passes (the `--no-fuse` plan) each read and write a whole float strip, as an interpreter
@@ -9,44 +11,62 @@ import RecipeKernels
 /// splits the strip's rows.
 ///
 /// ```swift
-/// let chain = PointStage(source: decoder, programs: [program])   // RGB8 in, RGB8 out
+/// let chain = PointStage(source: decoder, programs: [program])                    // RGB8 in, RGB8 out
+/// let toBlur = PointStage(source: decoder, programs: [program], output: .float32)  // RGB8 in, float out
 /// ```
 public final class PointStage: RowSource {
     public var width: Int { source.width }
     public var height: Int { source.height }
-    public var format: PixelFormat { source.format }
+    public let format: PixelFormat
 
     private let source: RowSource
     private let programs: [PointProgram]
     private var planes: UnsafeMutablePointer<Float>?
     private var planeCapacity = 0
+    /// The source's rows when they are not of the output's sample type (else the output buffer).
+    private var scratch: PixelBuffer?
     /// Rows handed out so far: strips arrive in order, so this is the next strip's first row.
     private var rowsDone = 0
 
     private let pool: WorkerPool?
 
-    /// With a `pool`, the fused pass splits each strip's rows across its threads.
-    public init(source: RowSource, programs: [PointProgram], pool: WorkerPool? = nil) {
+    /// With a `pool`, the fused pass splits each strip's rows across its threads. `output` is the
+    /// sample type written (nil: the source's).
+    public init(source: RowSource, programs: [PointProgram], output: SampleType? = nil, pool: WorkerPool? = nil) {
         self.pool = pool
-        precondition(source.format == PixelFormat(.rgb, .uint8), "PointStage takes 8-bit RGB, not \(source.format)")
+        precondition(source.format.colorModel == .rgb, "PointStage takes RGB rows, not \(source.format)")
         self.source = source
-        self.programs = programs
+        self.programs = programs.isEmpty ? [PointProgram(steps: [])] : programs
+        format = PixelFormat(.rgb, output ?? source.format.sampleType)
     }
 
     deinit { planes?.deallocate() }
 
-
     public func readRows(into buffer: PixelBuffer) throws -> Int {
-        let n = try source.readRows(into: buffer)
+        let from = source.format.sampleType, to = format.sampleType
+        let input: PixelBuffer
+        if from == to {
+            input = buffer
+        } else {
+            if scratch == nil || scratch!.rowCapacity < buffer.rowCapacity {
+                scratch = PixelBuffer(width: width, rowCapacity: buffer.rowCapacity, format: source.format)
+            }
+            input = scratch!
+        }
+        let n = try source.readRows(into: input)
+        buffer.rowCount = n
+        buffer.originY = input.originY
         let firstRow = rowsDone
         rowsDone += n
-        guard n > 0, !programs.isEmpty else { return n }
+        guard n > 0 else { return n }
+        let width = self.width
+        let rows: (@escaping (Int) -> Void) -> Void = { [pool] body in
+            if let pool { pool.run(count: n, body) } else { for y in 0..<n { body(y) } }
+        }
         if programs.count == 1 {
-            let program = programs[0], width = self.width
-            if let pool {
-                pool.run(count: n) { i in program.run(buffer.row(i).assumingMemoryBound(to: UInt8.self), pixels: width, y: firstRow + i) }
-            } else {
-                for i in 0..<n { program.run(buffer.row(i).assumingMemoryBound(to: UInt8.self), pixels: width, y: firstRow + i) }
+            let program = programs[0]
+            rows { i in
+                program.run(UnsafeRawPointer(input.row(i)), from: from, into: buffer.row(i), to: to, pixels: width, y: firstRow + i)
             }
             return n
         }
@@ -59,18 +79,9 @@ public final class PointStage: RowSource {
             planeCapacity = count
         }
         let r = planes!, g = r + planeCapacity, b = g + planeCapacity
-        let width = self.width
-        let rows: (@escaping (Int) -> Void) -> Void = { [pool] body in
-            if let pool { pool.run(count: n, body) } else { for y in 0..<n { body(y) } }
-        }
-        let k: Float = 1 / 255
         rows { y in
-            let px = buffer.row(y).assumingMemoryBound(to: UInt8.self)
-            for x in 0..<width {
-                r[y * width + x] = Float(px[3 * x]) * k
-                g[y * width + x] = Float(px[3 * x + 1]) * k
-                b[y * width + x] = Float(px[3 * x + 2]) * k
-            }
+            let o = y * width
+            PixelRows.deinterleave(input.row(y), from, r + o, g + o, b + o, count: width)
         }
         for program in programs {
             rows { y in
@@ -79,13 +90,8 @@ public final class PointStage: RowSource {
             }
         }
         rows { y in
-            let px = buffer.row(y).assumingMemoryBound(to: UInt8.self)
-            for x in 0..<width {
-                let i = y * width + x
-                px[3 * x] = SampleConversion.quantize8(r[i])
-                px[3 * x + 1] = SampleConversion.quantize8(g[i])
-                px[3 * x + 2] = SampleConversion.quantize8(b[i])
-            }
+            let o = y * width
+            PixelRows.interleave(r + o, g + o, b + o, into: buffer.row(y), to, count: width)
         }
         return n
     }

@@ -1,13 +1,15 @@
 import RecipeCore
 import RecipeKernels
 
-/// Resizes a stream of integer rows to `width`×`height` in linear light (ops-reference §6),
-/// vertical pass first on whole rows, then horizontal. Memory: one window of input rows in float
-/// (the vertical taps), never the image. Alpha is premultiplied while filtering.
+/// Resizes a stream of rows to `width`×`height` in linear light (ops-reference §6), vertical pass
+/// first on whole rows, then horizontal. Integer rows are sRGB-decoded on the way in and encoded
+/// on the way out (alpha premultiplied while filtering); float rows are linear light already
+/// (RGB, between stages) and stay float, unclamped. Memory: one window of input rows in float
+/// (the vertical taps), never the image.
 public final class ResampleStep: RowSource {
     public let width: Int
     public let height: Int
-    public var format: PixelFormat { source.format }
+    public let format: PixelFormat
 
     private let source: RowSource
     private let horizontal: ResampleWeights
@@ -27,9 +29,14 @@ public final class ResampleStep: RowSource {
 
     /// `span`: the size the source's pixels stand for when it is not their count (a DCT-reduced
     /// decode: the stored size over the denominator; see `ResampleWeights`).
+    /// `output: .float32` from integer RGB rows writes linear floats (a resize the first stage of
+    /// a recipe reads the decoder's codes itself rather than through a pass that only decodes them).
     public init(source: RowSource, width: Int, height: Int, kernel: ResampleKernel = .lanczos3,
-                span: (width: Double, height: Double)? = nil) {
-        precondition(source.format.sampleType != .float32, "ResampleStep takes integer rows")
+                span: (width: Double, height: Double)? = nil, output: SampleType? = nil) {
+        precondition(source.format.sampleType != .float32 || source.format.colorModel == .rgb, "float rows are RGB")
+        precondition(output != .float32 || source.format.colorModel == .rgb, "float rows are RGB")
+        precondition(output == nil || output == .float32 || output == source.format.sampleType, "only integers to floats")
+        format = PixelFormat(source.format.colorModel, output ?? source.format.sampleType)
         self.source = source
         self.width = width
         self.height = height
@@ -77,7 +84,7 @@ public final class ResampleStep: RowSource {
                                                            pixels: pixels, channels: channels, hasAlpha: hasAlpha, table: t.baseAddress!)
                 }
             case .float32:
-                preconditionFailure()
+                slot.update(from: inStrip.row(inStripNext).assumingMemoryBound(to: Float.self), count: pixels * channels)
             }
             inStripNext += 1
             rowsInRing += 1
@@ -108,7 +115,7 @@ public final class ResampleStep: RowSource {
                     SampleConversion.fromLinearPremultiplied(outRow, buffer.row(i).assumingMemoryBound(to: UInt16.self), pixels: width,
                                                              channels: channels, hasAlpha: hasAlpha, encodeTable: t.baseAddress!)
                 case .float32:
-                    preconditionFailure()
+                    buffer.row(i).assumingMemoryBound(to: Float.self).update(from: outRow, count: width * channels)
                 }
             }
         }

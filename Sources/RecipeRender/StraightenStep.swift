@@ -1,9 +1,9 @@
 import RecipeCore
 import RecipeKernels
 
-/// Rotates 8-bit RGB rows about the image centre (`straighten`), Catmull-Rom bicubic in linear
+/// Rotates float RGB rows (linear light) about the image centre (`straighten`), Catmull-Rom bicubic in linear
 /// light, clamp-to-edge. A rotated row reads from a band of source rows as tall as the row's
-/// slope (W·|sin θ|/s, plus the taps): the step keeps that band and a strip's worth more, 8-bit,
+/// slope (W·|sin θ|/s, plus the taps): the step keeps that band and a strip's worth more,
 /// in a ring, and makes each output row from an affine start point and step. A small straighten
 /// keeps a few hundred rows (−1.5° on photo24, 4000×6000: 154 rows, 1.8 of 72 MB); at 45° the band is
 /// most of the image, and never more than all of it.
@@ -29,7 +29,7 @@ public final class StraightenStep: RowSource {
 
     public let width: Int
     public let height: Int
-    public let format = PixelFormat(.rgb, .uint8)
+    public let format = PixelFormat(.rgb, .float32)
     /// Source rows kept at once (the whole source height when the band is that tall).
     public let ringRows: Int
 
@@ -54,7 +54,7 @@ public final class StraightenStep: RowSource {
     /// (`Rotation.expandedSize`) for `expand`. With a `pool`, each strip's rows are split over it
     /// (every row is made the same way by any thread: the bytes do not change).
     public init(source: RowSource, angleDegrees: Double, fill: Fill, width: Int, height: Int, pool: WorkerPool? = nil) {
-        precondition(source.format == PixelFormat(.rgb, .uint8), "StraightenStep takes 8-bit RGB, not \(source.format)")
+        precondition(source.format == PixelFormat(.rgb, .float32), "StraightenStep takes float RGB (linear light), not \(source.format)")
         precondition(width > 0 && height > 0, "empty output")
         if fill == .crop {
             precondition(width == source.width && height == source.height, "crop keeps the canvas size")
@@ -122,7 +122,7 @@ public final class StraightenStep: RowSource {
             Rotation.resampleRow(
                 image: base, rowStride: stride, width: sw, height: sh, ringRows: ringRows,
                 startX: x, startY: y, stepX: map.stepX, stepY: map.stepY, count: width, edge: edge,
-                into: buffer.row(r).assumingMemoryBound(to: UInt8.self))
+                into: buffer.row(r).assumingMemoryBound(to: Float.self))
         }
         if let pool { pool.run(count: n, row) } else { for r in 0..<n { row(r) } }
         buffer.rowCount = n

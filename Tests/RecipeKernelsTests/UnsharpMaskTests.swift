@@ -4,7 +4,7 @@ import Testing
 /// The eight-pixel unsharp-mask store against its scalar definition.
 @Suite("unsharp mask store")
 struct UnsharpMaskTests {
-    @Test("apply gives reference's bytes for every width, mode and threshold, and writes nothing past the row",
+    @Test("apply gives reference's values for every width, mode and threshold, and writes nothing past the row",
           arguments: [false, true])
     func againstReference(_ luma: Bool) {
         var state: UInt32 = 5
@@ -13,11 +13,11 @@ struct UnsharpMaskTests {
             return Float(state >> 8) / Float(1 << 24)
         }
         for width in Array(1...41) + [4000] {
-            // Values a little outside 0…1 as well: the clamp is part of the store.
+            // Values a little outside 0…1 as well: they pass unclamped.
             let original = (0..<(3 * width)).map { _ in random() * 1.2 - 0.1 }
             let blurred = (0..<((luma ? 1 : 3) * width)).map { _ in random() }
             for (amount, threshold) in [(Float(0.8), Float(0)), (-0.15, 0), (1.5, 0.05), (0.3, 2)] {
-                var fast = [UInt8](repeating: 0xA5, count: 3 * width + 8), slow = fast
+                var fast = [Float](repeating: -7, count: 3 * width + 8), slow = fast
                 original.withUnsafeBufferPointer { o in
                     blurred.withUnsafeBufferPointer { b in
                         UnsharpMask.apply(original: o.baseAddress!, blurred: b.baseAddress!, width: width, amount: amount,
@@ -27,7 +27,8 @@ struct UnsharpMaskTests {
                     }
                 }
                 #expect(fast == slow, "width \(width), amount \(amount), threshold \(threshold)")
-                #expect(fast[(3 * width)...].allSatisfy { $0 == 0xA5 }, "width \(width): wrote past the row")
+                #expect(fast[(3 * width)...].allSatisfy { $0 == -7 }, "width \(width): wrote past the row")
+                #expect(fast[..<(3 * width)].allSatisfy { $0 != -7 }, "width \(width): left a value unwritten")
             }
         }
     }

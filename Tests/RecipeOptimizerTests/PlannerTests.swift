@@ -130,13 +130,30 @@ struct PlannerTests {
         #expect(groups.count == 1 && groups[0].steps.count == 3)
     }
 
-    @Test("a blur splits the plan into two point passes around a barrier; px scale with the render, % with the canvas")
+    @Test("a blur splits the plan into point passes around a barrier; px scale with the render, % with the canvas")
     func barrier() throws {
         let g = try graph("  - exposure: 0.1\n  - blur: 4\n  - contrast: 1.1\n  - blur: 1%\n")
         let (plan, _) = try Planner.plan(g, scale: 0.5)
-        #expect(plan.passes.count == 4)
+        #expect(plan.passes.count == 5)
         #expect(plan.passes[1].barrier == .blur(sigma: 2, kernel: .bandLimited, origin: "blur (stage 2)"))   // 4 px at half size
         #expect(plan.passes[3].barrier == .blur(sigma: 20, kernel: .bandLimited, origin: "blur (stage 4)"))  // 1% of the 2000 px short side at half size
-        #expect(plan.segments.count == 3 && plan.segments[2].isEmpty)
+        // Floats cross the barriers in the blur's space: each run ends in linear light before a
+        // blur and starts there after it; the last brings the samples back to encoded for the encoder.
+        #expect(plan.segments.count == 3)
+        #expect(plan.segments[0].map(\.kernel).first == .toLinear && plan.segments[0].last?.kernel != .toEncoded)
+        #expect(plan.segments[1].map(\.kernel).first == .toEncoded && plan.segments[1].last?.kernel == .toLinear)
+        #expect(plan.segments[2].map(\.kernel) == [.toEncoded])
+    }
+
+    @Test("runs end in the space of the barrier after them: linear before a blur, encoded before a sharpen, unchanged before a crop")
+    func barrierSpaces() throws {
+        let g = try graph("  - exposure: 0.1\n  - sharpen: 0.5\n  - crop: {x: 0, y: 0, width: 10, height: 10}\n  - blur: 2\n")
+        let (plan, _) = try Planner.plan(g)
+        let segments = plan.segments.map { $0.map(\.kernel) }
+        #expect(segments.count == 4)
+        #expect(segments[0].first == .toLinear && segments[0].last == .toEncoded)  // exposure in linear, then encoded for the sharpen
+        #expect(segments[1].isEmpty)                                                // the crop moves the encoded floats as they are…
+        #expect(segments[2] == [.toLinear])                                         // …and the blur wants them linear
+        #expect(segments[3] == [.toEncoded])
     }
 }

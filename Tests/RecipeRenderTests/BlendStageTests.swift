@@ -13,9 +13,10 @@ private let pairSource: [UInt8] = (0..<(3 * pairSide * pairSide)).map { UInt8(($
 
 /// Runs a blend stage over `pairBackdrop` and `pairSource`, the two streams cut into different strips.
 private func blended(_ mode: BlendMode, opacity: Float) throws -> [UInt8] {
-    let stage = BlendStage(base: MemoryImage(pairBackdrop, width: pairSide, height: pairSide, chunk: 7),
-                           top: MemoryImage(pairSource, width: pairSide, height: pairSide, chunk: 5), mode: mode, opacity: opacity)
-    return try readAll(stage, capacity: 16)
+    let stage = BlendStage(base: floatRows(MemoryImage(pairBackdrop, width: pairSide, height: pairSide, chunk: 7), in: .encoded),
+                           top: floatRows(MemoryImage(pairSource, width: pairSide, height: pairSide, chunk: 5), in: .encoded),
+                           mode: mode, opacity: opacity)
+    return try readCodes(stage, from: .encoded, capacity: 16)
 }
 
 /// W3C Compositing and Blending Level 1 §10, written out in double precision.
@@ -35,10 +36,12 @@ private func reference(_ mode: BlendMode, _ cb: Double, _ cs: Double) -> Double 
     }
 }
 
-private func referenceByte(_ mode: BlendMode, _ b: Int, _ s: Int, opacity: Double) -> Int {
+/// The nearest byte to the formula in double precision, and whether the exact value lies within
+/// 1e-4 of a half code (where the stage's float arithmetic may round the other way).
+private func referenceByte(_ mode: BlendMode, _ b: Int, _ s: Int, opacity: Double) -> (byte: Int, tie: Bool) {
     let cb = Double(b) / 255, cs = Double(s) / 255
-    let v = cb + opacity * (reference(mode, cb, cs) - cb)
-    return Int((min(max(v, 0), 1) * 255).rounded())
+    let v = min(max(cb + opacity * (reference(mode, cb, cs) - cb), 0), 1) * 255
+    return (Int(v.rounded()), abs(v - v.rounded(.down) - 0.5) < 1e-4)
 }
 
 private func writePPM(_ bytes: [UInt8], width: Int, height: Int, to path: String) throws {
@@ -63,22 +66,22 @@ struct BlendStageTests {
         #expect(BlendMode(rawValue: "soft-light") == .softLight)
     }
 
-    /// Exact for every mode and opacity, the exact half-code ties included (normal at 0.5 with
-    /// Cb + Cs odd), which both sides round up: the table is built in double precision.
+    /// Exact for every mode and opacity away from half-code ties (normal at 0.5 with Cb + Cs odd
+    /// is one): the stage blends floats, which may round a tie either way.
     @Test("every byte pair through the stage matches the double-precision formula", arguments: BlendMode.allCases, [Float(1), 0.5, 0.3, 0.85])
     func allPairs(mode: BlendMode, opacity: Float) throws {
         let out = try blended(mode, opacity: opacity)
-        var worst = 0, differing = 0
+        var worst = 0, worstAtTies = 0, differing = 0
         for b in 0..<pairSide { for s in 0..<pairSide {
-            let expected = referenceByte(mode, b, s, opacity: Double(opacity))
+            let (expected, tie) = referenceByte(mode, b, s, opacity: Double(opacity))
             for c in 0..<3 {
                 let d = abs(Int(out[(b * pairSide + s) * 3 + c]) - expected)
-                worst = max(worst, d)
+                if tie { worstAtTies = max(worstAtTies, d) } else { worst = max(worst, d) }
                 if d != 0 && c == 0 { differing += 1 }
             }
         } }
-        if differing > 0 { testNote("blend \(mode.rawValue) opacity \(opacity): \(differing) of 65536 pairs off by \(worst)") }
-        #expect(worst == 0)
+        if differing > 0 { testNote("blend \(mode.rawValue) opacity \(opacity): \(differing) of 65536 pairs off, at ties by \(worstAtTies)") }
+        #expect(worst == 0 && worstAtTies <= 1)
     }
 
     @Test("opacity 0 gives the backdrop bytes; normal at opacity 1 gives the source bytes")

@@ -23,9 +23,9 @@ struct BlurStageTests {
         }
         func render(threads: Int, chunk: Int, capacity: Int) throws -> [UInt8] {
             // σ 4: 27 taps, more than the six rows a vertical pass makes and than the image's 23.
-            let stage = BlurStage(source: MemoryImage(bytes, width: width, height: height, chunk: chunk), sigma: 4,
-                                  mode: mode, threads: threads, minimumPooledWork: 0)
-            return try readAll(stage, capacity: capacity)
+            let stage = BlurStage(source: floatRows(MemoryImage(bytes, width: width, height: height, chunk: chunk), in: mode.space),
+                                  sigma: 4, mode: mode, threads: threads, minimumPooledWork: 0)
+            return try readCodes(stage, from: mode.space, capacity: capacity)
         }
         let single = try render(threads: 1, chunk: 7, capacity: 5)
         #expect(try render(threads: 3, chunk: 7, capacity: 5) == single, "\(name)")
@@ -66,8 +66,9 @@ extension BlurStageTests {
         for (width, height, sigma) in [(301, 207, 20.0), (190, 263, 45.0)] {
             let bytes = Self.picture(width: width, height: height)
             func render(coarse: Double?, chunk: Int, capacity: Int) throws -> [UInt8] {
-                try readAll(BlurStage(source: MemoryImage(bytes, width: width, height: height, chunk: chunk), sigma: sigma,
-                                      mode: mode, threads: 2, minimumPooledWork: 0, coarseSigma: coarse), capacity: capacity)
+                try readCodes(BlurStage(source: floatRows(MemoryImage(bytes, width: width, height: height, chunk: chunk), in: mode.space),
+                                        sigma: sigma, mode: mode, threads: 2, minimumPooledWork: 0, coarseSigma: coarse),
+                              from: mode.space, capacity: capacity)
             }
             let direct = try render(coarse: nil, chunk: 16, capacity: 16)
             let coarse = try render(coarse: DecimatedGaussian.coarseSigma, chunk: 7, capacity: 5)

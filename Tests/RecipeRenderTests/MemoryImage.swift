@@ -1,4 +1,6 @@
 import RecipeCore
+import RecipeKernels
+import RecipeRender
 import Testing
 
 /// An 8-bit RGB image held in memory, handed out in strips of `chunk` rows.
@@ -36,5 +38,28 @@ func readAll(_ source: RowSource, capacity: Int = 5) throws -> [UInt8] {
         y += n
     }
     #expect(y == source.height)
+    return out
+}
+
+/// `source`'s 8-bit codes as float rows in `space` (decoded exactly for linear light): what a
+/// stage between two point passes reads.
+func floatRows(_ source: RowSource, in space: WorkingSpace) -> RowSource {
+    PointStage(source: source, programs: [PointProgram(steps: space == .linear ? [.toLinear] : [], storeTable: false)], output: .float32)
+}
+
+/// Every row of a stage's float rows in `space` as 8-bit sRGB codes (clamped and rounded, as the
+/// last point pass writes them for the encoder).
+func readCodes(_ stage: RowSource, from space: WorkingSpace, capacity: Int = 5) throws -> [UInt8] {
+    try readAll(PointStage(source: stage, programs: [PointProgram(steps: space == .linear ? [.toEncoded] : [])], output: .uint8),
+                capacity: capacity)
+}
+
+/// Every row of a float source, as one array.
+func readFloats(_ source: RowSource, capacity: Int = 5) throws -> [Float] {
+    let strip = PixelBuffer(width: source.width, rowCapacity: capacity, format: source.format)
+    var out: [Float] = []
+    while try source.readRows(into: strip) > 0 {
+        for r in 0..<strip.rowCount { out += strip.samples(r, as: Float.self) }
+    }
     return out
 }

@@ -93,9 +93,10 @@ private func outputSize(_ w: Int, _ h: Int, _ angle: Double, _ fill: StraightenS
 
 private func straighten(_ image: [UInt8], _ w: Int, _ h: Int, angle: Double, fill: StraightenStep.Fill, capacity: Int = 5) throws -> [UInt8] {
     let (ow, oh) = outputSize(w, h, angle, fill)
-    let step = StraightenStep(source: MemoryImage(image, width: w, height: h), angleDegrees: angle, fill: fill, width: ow, height: oh)
+    let step = StraightenStep(source: floatRows(MemoryImage(image, width: w, height: h), in: .linear), angleDegrees: angle, fill: fill,
+                              width: ow, height: oh)
     #expect(step.width == ow && step.height == oh)
-    return try readAll(step, capacity: capacity)
+    return try readCodes(step, from: .linear, capacity: capacity)
 }
 
 private func writePPM(_ bytes: [UInt8], width: Int, height: Int, to path: String) throws {
@@ -164,11 +165,12 @@ struct StraightenStepTests {
         // Each output row straight from the whole source image.
         let scale = fill == .crop ? Rotation.cropScale(width: w, height: h, angleDegrees: angle) : 1
         let map = Rotation.InverseMap(sourceWidth: w, sourceHeight: h, outputWidth: ow, outputHeight: oh, angleDegrees: angle, scale: scale)
-        var whole = [UInt8](repeating: 0, count: 3 * ow * oh)
-        image.withUnsafeBytes { img in whole.withUnsafeMutableBufferPointer { out in
+        let linear = image.map { SRGB.decodeTable8[Int($0)] }
+        var whole = [Float](repeating: 0, count: 3 * ow * oh)
+        linear.withUnsafeBytes { img in whole.withUnsafeMutableBufferPointer { out in
             for row in 0..<oh {
                 let (x, y) = map.position(column: 0, row: row)
-                Rotation.resampleRow(image: img.baseAddress!, rowStride: 3 * w, width: w, height: h, startX: x, startY: y,
+                Rotation.resampleRow(image: img.baseAddress!, rowStride: 12 * w, width: w, height: h, startX: x, startY: y,
                                      stepX: map.stepX, stepY: map.stepY, count: ow, edge: fill == .crop ? .clamp : .black,
                                      into: out.baseAddress! + 3 * ow * row)
             }
@@ -176,10 +178,10 @@ struct StraightenStepTests {
         for (threads, capacity, chunk) in [(1, 5, 7), (1, 64, 16), (3, 40, 3)] {
             let pool = threads > 1 ? WorkerPool(threads: threads) : nil
             defer { pool?.shutdown() }
-            let step = StraightenStep(source: MemoryImage(image, width: w, height: h, chunk: chunk), angleDegrees: angle, fill: fill,
-                                      width: ow, height: oh, pool: pool)
+            let step = StraightenStep(source: floatRows(MemoryImage(image, width: w, height: h, chunk: chunk), in: .linear),
+                                      angleDegrees: angle, fill: fill, width: ow, height: oh, pool: pool)
             #expect(step.ringRows < h / 2, "ring of \(step.ringRows) rows for \(h)")
-            #expect(try readAll(step, capacity: capacity) == whole, "\(angle)° \(fill), \(threads) threads, strips of \(capacity)")
+            #expect(try readFloats(step, capacity: capacity) == whole, "\(angle)° \(fill), \(threads) threads, strips of \(capacity)")
         }
     }
 

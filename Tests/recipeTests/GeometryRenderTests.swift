@@ -151,7 +151,10 @@ extension RecipeRenderTests {
         #expect(worst <= 1, "max difference \(worst)/255")
     }
 
-    @Test("a blend reads the two branches it names: soft-light of a blurred copy equals the W3C formula on the two branch renders within 1/255")
+    /// The stage blends the branches' float values, the reference their 8-bit renders: half a
+    /// code of rounding in each input, through soft-light's slopes (up to 1.4 here at opacity
+    /// 0.6), plus the output's rounding, stays within 1.5/255.
+    @Test("a blend reads the two branches it names: soft-light of a blurred copy equals the W3C formula on the two branch renders within 1.5/255")
     func blendBranches() throws {
         let dir = TestPaths.temporaryDirectory("engine-blend")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -179,7 +182,7 @@ extension RecipeRenderTests {
             let ref = (cb + 0.6 * (softLight(cb, cs) - cb)) * 255
             worst = max(worst, abs(ref - Double(both[i])))
         }
-        #expect(worst <= 1, "max difference \(worst)/255")
+        #expect(worst <= 1.5, "max difference \(worst)/255")
     }
 
     @Test("blending images of different sizes is a clear error (R224) naming the stage")

@@ -93,6 +93,27 @@ public struct EXIF: Sendable {
         if let e = entry(tag: 0xA003, inIFD: sub) { writeShort(at: e, height) }
     }
 
+    /// The Exif IFD's ColorSpace (1 sRGB, 0xFFFF uncalibrated), nil when absent.
+    public var colorSpace: Int? {
+        let r = Reader(bytes: bytes, bigEndian: bigEndian)
+        guard let ex = entry(tag: 0x8769, inIFD: ifd0), let sub = r.u32(ex + 8).map(Int.init),
+              let e = entry(tag: 0xA001, inIFD: sub) else { return nil }
+        return shortValue(at: e)
+    }
+
+    /// The Interoperability IFD's InteropIndex ("R98" sRGB, "R03" Adobe RGB: DCF option file), nil
+    /// when absent.
+    public var interopIndex: String? {
+        let r = Reader(bytes: bytes, bigEndian: bigEndian)
+        guard let ex = entry(tag: 0x8769, inIFD: ifd0), let sub = r.u32(ex + 8).map(Int.init),
+              let io = entry(tag: 0xA005, inIFD: sub), let interop = r.u32(io + 8).map(Int.init),
+              let e = entry(tag: 0x0001, inIFD: interop), r.u16(e + 2) == 2, let count = r.u32(e + 4), count <= 4
+        else { return nil }
+        // ASCII of up to 4 bytes (with its NUL) sits in the value field itself.
+        let text = bytes[(e + 8)..<(e + 8 + Int(count))].prefix { $0 != 0 }
+        return String(decoding: text, as: UTF8.self)
+    }
+
     private func entry(tag: UInt16, inIFD off: Int) -> Int? {
         let r = Reader(bytes: bytes, bigEndian: bigEndian)
         guard let n = r.u16(off) else { return nil }

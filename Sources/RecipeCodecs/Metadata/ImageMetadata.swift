@@ -24,6 +24,8 @@ public struct ImageMetadata: Sendable, Equatable {
     public var pngGamma: Double?
     /// PNG sRGB chunk rendering intent, carried to PNG outputs.
     public var pngSRGBIntent: Int?
+    /// PNG cHRM chromaticities: white x, y, then red, green and blue x, y.
+    public var pngChromaticities: [Double]?
     /// Orientation read from EXIF (upright when absent).
     public var orientation: Orientation = .up
 

@@ -119,6 +119,10 @@ public final class PNGDecoder: ImageDecoder {
             meta.pngGamma = gamma
             details.append(("gamma", "\(gammaText(gamma)) (carried to PNG outputs, not applied)"))
         }
+        var (wx, wy, rx, ry, gx, gy, bx, by) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        if !hasSRGB, png_get_cHRM(png, pinfo, &wx, &wy, &rx, &ry, &gx, &gy, &bx, &by) != 0 {
+            meta.pngChromaticities = [wx, wy, rx, ry, gx, gy, bx, by]
+        }
     }
 
     private func adoptEXIF(_ tiff: [UInt8], into meta: inout ImageMetadata) {

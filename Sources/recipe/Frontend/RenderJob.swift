@@ -115,33 +115,53 @@ struct RenderJob {
         // What the decoded pixels stand for: a reduced decode's last row and column may cover
         // less than a whole pixel.
         let span = (width: Double(info.width) / Double(denominator), height: Double(info.height) / Double(denominator))
-        if resamples, case .point(let programs) = stages.first {
-            // A display render is the full render made smaller, and the full render runs its
-            // point steps before any downscale: where they bend or clip (a contrast, a curve),
-            // the two orders differ. So a leading point run runs here, on the decoded pixels,
-            // before the resample, its vignette and masks laid out on the decoded canvas (when
-            // that canvas is upright; otherwise only a run that reads no position moves).
-            // Against the full render downscaled, at 2048 px: jon-tyson black-and-white 38.1 →
-            // 41.4 dB, fatih basic-corrections 41.4 → 43.9, the 5-op chain with a vignette on
-            // jake-nackos 40.0 → 46.7 (decoded at 1/2) and on shefta-shifa 38.2 → 97.0 (decoded
-            // in full), photo24 +0.6 to +2.2 dB; photo24's display path (chain + unsharp, 6 MP
-            // decoded for 2.8 MP out) 122.6 → 132.8 ms.
-            let positional = programs.contains { $0.steps.contains(where: \.readsPosition) }
-            if !positional || orientation == .up {
-                let fx = span.width / Double(stored.width), fy = span.height / Double(stored.height)
-                let laidOut = programs.map { $0.laidOut(scaledBy: fx, fy) }
-                stages.removeFirst()
-                chain = try Self.build([.point(laidOut)], on: Self.eightBitRGB(chain), threaded: threaded, pool: pool)
+        // The stages keep every sample as a float between them; only the encoder quantises, to
+        // 16 bits when the photo has them and the output can hold them (PNG), else to 8.
+        let outputSamples: SampleType = outputFormat == .png && chain.format.sampleType == .uint16 ? .uint16 : .uint8
+        if stages.isEmpty {
+            if resamples {
+                chain = ResampleStep(source: chain, width: stored.width, height: stored.height, span: span)
             }
-        }
-        if resamples {
-            chain = ResampleStep(source: chain, width: stored.width, height: stored.height, span: span)
-        }
-        if orientation != .up {
-            chain = OrientStep(source: chain, orientation: orientation)
-        }
-        if !stages.isEmpty {
-            chain = try Self.build(stages, on: Self.eightBitRGB(chain), threaded: threaded, pool: pool,
+            if orientation != .up {
+                chain = OrientStep(source: chain, orientation: orientation)
+            }
+        } else {
+            chain = Self.integerRGB(chain)
+            if resamples {
+                // The resample runs on linear floats, so a display render of a recipe keeps full
+                // precision from the decoder on. A display render is the full render made
+                // smaller, and the full render runs its point steps before any downscale: where
+                // they bend or clip (a contrast, a curve), the two orders differ. So a leading
+                // point run runs here, on the decoded pixels, before the resample, its vignette
+                // and masks laid out on the decoded canvas (when that canvas is upright;
+                // otherwise only a run that reads no position moves). Against the full render
+                // downscaled, at 2048 px: jon-tyson black-and-white 38.1 → 41.4 dB, fatih
+                // basic-corrections 41.4 → 43.9, the 5-op chain with a vignette on jake-nackos
+                // 40.0 → 46.7 (decoded at 1/2) and on shefta-shifa 38.2 → 97.0 (decoded in full).
+                var lead: [PointProgram] = [PointProgram(steps: [.toLinear], storeTable: false)]
+                var leadEnds: WorkingSpace = .encoded
+                if case .point(let programs) = stages.first {
+                    let positional = programs.contains { $0.steps.contains(where: \.readsPosition) }
+                    if !positional || orientation == .up {
+                        let fx = span.width / Double(stored.width), fy = span.height / Double(stored.height)
+                        leadEnds = Self.endSpace(of: programs)
+                        lead = Self.endingLinear(programs.map { $0.laidOut(scaledBy: fx, fy) }, from: leadEnds)
+                        stages.removeFirst()
+                    }
+                }
+                chain = PointStage(source: chain, programs: lead, output: .float32, pool: pool)
+                if threaded { chain = PrefetchStep(source: chain) }
+                chain = ResampleStep(source: chain, width: stored.width, height: stored.height, span: span)
+                if orientation != .up {
+                    chain = OrientStep(source: chain, orientation: orientation)
+                }
+                if leadEnds == .encoded {
+                    chain = PointStage(source: chain, programs: [PointProgram(steps: [.toEncoded], tables: false)], output: .float32, pool: pool)
+                }
+            } else if orientation != .up {
+                chain = OrientStep(source: chain, orientation: orientation)
+            }
+            chain = try Self.build(stages, on: chain, output: outputSamples, threaded: threaded, pool: pool,
                                    windowThreads: poolThreads)
         }
         if let finalSize, chain.width != finalSize.width || chain.height != finalSize.height {
@@ -175,28 +195,54 @@ struct RenderJob {
                        warnings: decoder.warnings + encoderWarnings.map { ImageWarning(path: output, $0) })
     }
 
-    /// `source` as 8-bit RGB, the rows the point kernels take (grey, alpha and 16 bits are
-    /// brought to it).
-    static func eightBitRGB(_ source: RowSource) -> RowSource {
+    /// `source` as RGB of its own sample type, the integer rows a first point pass takes: alpha
+    /// flattened onto white, grey repeated into three channels.
+    static func integerRGB(_ source: RowSource) -> RowSource {
         var chain = source
-        if chain.format.colorModel.hasAlpha || chain.format.sampleType != .uint8 {
-            chain = ConvertStep(source: chain, to: PixelFormat(chain.format.colorModel.withoutAlpha, .uint8))
+        if chain.format.colorModel.hasAlpha {
+            chain = ConvertStep(source: chain, to: PixelFormat(chain.format.colorModel.withoutAlpha, chain.format.sampleType))
         }
         if chain.format.colorModel == .gray {
-            chain = ConvertStep(source: chain, to: PixelFormat(.rgb, .uint8))
+            chain = ConvertStep(source: chain, to: PixelFormat(.rgb, chain.format.sampleType))
         }
         return chain
     }
 
-    /// The render stages on 8-bit RGB rows, each on a thread of its own when `threaded` (between
-    /// the decoder's and the encoder's). Images kept at branch points are teed to their readers.
+    /// The space point programs leave their samples in: the last conversion among their steps
+    /// (a run starts encoded, as the decoder's samples are).
+    static func endSpace(of programs: [PointProgram]) -> WorkingSpace {
+        for step in programs.flatMap(\.steps).reversed() {
+            if step == .toLinear { return .linear }
+            if step == .toEncoded { return .encoded }
+        }
+        return .encoded
+    }
+
+    /// `programs` made to leave linear light, for a resample after them: a trailing → encoded
+    /// dropped, or → linear added (the store table is not built: they write floats).
+    static func endingLinear(_ programs: [PointProgram], from end: WorkingSpace) -> [PointProgram] {
+        guard end == .encoded else { return programs }
+        if programs.count == 1 {
+            var steps = programs[0].steps
+            if steps.last == .toEncoded { steps.removeLast() } else { steps.append(.toLinear) }
+            return [PointProgram(steps: steps, storeTable: false)]
+        }
+        return programs + [PointProgram(steps: [.toLinear], tables: false)]
+    }
+
+    /// The render stages, each on a thread of its own when `threaded` (between the decoder's and
+    /// the encoder's). Samples cross the stage boundaries as floats in the space the planner chose
+    /// for each (`ExecutionPlan.Barrier.space`), so nothing is quantised between stages: integer
+    /// rows become floats before the first stage that needs them and `output` integers after the
+    /// last (crops, rotations and flips move integers as they are). Images kept at branch points
+    /// are teed to their readers.
     ///
     /// A blur, unsharp mask or shadows/highlights outweighs everything else in a render that has
     /// one (clarity, σ 2% of the short side, is ~25 G multiply-adds on 24 MP), and while it runs
     /// the decoder and encoder threads mostly wait: so a wide one splits its passes over
     /// `windowThreads` of its own, from 2 threads on (black-and-white on photo24 2.7 → 1.5 s).
-    static func build(_ stages: [RenderStage], on source: RowSource, threaded: Bool, pool: WorkerPool? = nil,
-                      windowThreads: Int = 1) throws -> RowSource {
+    static func build(_ stages: [RenderStage], on source: RowSource, output: SampleType = .uint8, threaded: Bool,
+                      pool: WorkerPool? = nil, windowThreads: Int = 1) throws -> RowSource {
         var chain: RowSource? = source
         var kept: [String: (tee: RowTee, next: Int)] = [:]
         func take(_ name: String) -> RowSource {
@@ -204,10 +250,39 @@ struct RenderJob {
             kept[name]!.next = next + 1
             return tee.reader(next)
         }
-        for stage in stages {
+        /// The identity pass between integer and float rows (codes/max, or clamped and rounded).
+        func converted(_ input: RowSource, to type: SampleType) -> RowSource {
+            input.format.sampleType == type ? input : PointStage(source: input, programs: [], output: type, pool: pool)
+        }
+        var resizeDone = false
+        for (index, stage) in stages.enumerated() {
+            if resizeDone { resizeDone = false; continue }
+            // A pass that only decodes integers to linear light before a resize: the resize reads
+            // the integers itself, as it does for a display render (web-export on photo24 made a
+            // 24 MP float strip for nothing).
+            if case .point(let programs) = stage, programs.count == 1, programs[0].steps == [.toLinear],
+               let input = chain, input.format.sampleType != .float32, index + 1 < stages.count,
+               case .barrier(.geometric(.resize(let w, let h, let kernel), _)) = stages[index + 1] {
+                chain = ResampleStep(source: input, width: w, height: h, kernel: kernel, output: .float32)
+                if threaded { chain = PrefetchStep(source: chain!) }
+                resizeDone = true
+                continue
+            }
+            // Whether only pixel moves (crop, rotate, flip) follow: then a point stage writes the
+            // encoder's integers and they move those.
+            let onlyMovesAfter = stages[(index + 1)...].allSatisfy {
+                if case .barrier(let b) = $0 { return b.space == .none }
+                return true
+            }
+            // A stage that mixes pixels (or keeps them for a blend) takes floats; a resume reads
+            // a kept image instead of the chain.
+            if case .barrier(let barrier) = stage, barrier.space != .none, let current = chain {
+                chain = converted(current, to: .float32)
+            }
             var input: RowSource { chain! }
             switch stage {
-            case .point(let programs): chain = PointStage(source: input, programs: programs, pool: pool)
+            case .point(let programs):
+                chain = PointStage(source: input, programs: programs, output: onlyMovesAfter ? output : .float32, pool: pool)
             case .barrier(let barrier):
                 switch barrier {
                 case .blur(let sigma, let kernel, _):
@@ -241,6 +316,6 @@ struct RenderJob {
             }
             if threaded { chain = PrefetchStep(source: chain!) }
         }
-        return chain!
+        return converted(chain!, to: chain!.format.sampleType == .float32 ? output : chain!.format.sampleType)
     }
 }

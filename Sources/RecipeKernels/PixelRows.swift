@@ -1,0 +1,43 @@
+import RecipeCore
+/// Moves RGB rows between interleaved samples (8-bit, 16-bit or float) and three float planes:
+/// integers scaled to 0…1 and back (clamped, rounded), floats as they are.
+///
+/// ```swift
+/// PixelRows.deinterleave(row, .uint8, r, g, b, count: width)   // codes / 255
+/// PixelRows.interleave(r, g, b, into: row, .float32, count: width)
+/// ```
+public enum PixelRows {
+    /// Interleaved RGB samples of type `type` → planes.
+    public static func deinterleave(_ row: UnsafeRawPointer, _ type: SampleType, _ r: UnsafeMutablePointer<Float>,
+                                    _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>, count: Int) {
+        @inline(__always) func split<T>(_ p: UnsafePointer<T>, _ f: (T) -> Float) {
+            for x in 0..<count {
+                r[x] = f(p[3 * x])
+                g[x] = f(p[3 * x + 1])
+                b[x] = f(p[3 * x + 2])
+            }
+        }
+        switch type {
+        case .uint8: split(row.assumingMemoryBound(to: UInt8.self)) { Float($0) * (1 / 255) }
+        case .uint16: split(row.assumingMemoryBound(to: UInt16.self)) { Float($0) * (1 / 65535) }
+        case .float32: split(row.assumingMemoryBound(to: Float.self)) { $0 }
+        }
+    }
+
+    /// Planes → interleaved RGB samples of type `type` (integers clamped to 0…1 and rounded).
+    public static func interleave(_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
+                                  into row: UnsafeMutableRawPointer, _ type: SampleType, count: Int) {
+        @inline(__always) func merge<T>(_ p: UnsafeMutablePointer<T>, _ f: (Float) -> T) {
+            for x in 0..<count {
+                p[3 * x] = f(r[x])
+                p[3 * x + 1] = f(g[x])
+                p[3 * x + 2] = f(b[x])
+            }
+        }
+        switch type {
+        case .uint8: merge(row.assumingMemoryBound(to: UInt8.self), SampleConversion.quantize8)
+        case .uint16: merge(row.assumingMemoryBound(to: UInt16.self), SampleConversion.quantize16)
+        case .float32: merge(row.assumingMemoryBound(to: Float.self)) { $0 }
+        }
+    }
+}
