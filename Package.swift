@@ -82,6 +82,7 @@ let package = Package(
         .testTarget(name: "RecipeCoreTests", dependencies: ["RecipeCore", "TestSupport"]),
         .testTarget(name: "RecipeKernelsTests", dependencies: ["RecipeKernels", "TestSupport"]),
         .testTarget(name: "RecipeCodecsTests", dependencies: ["RecipeCodecs", "TestSupport"]),
+        .testTarget(name: "RecipeColorTests", dependencies: ["RecipeColor", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "RecipeRenderTests",
             dependencies: ["RecipeRender", "RecipeCodecs", "TestSupport"]),
