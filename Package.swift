@@ -2,13 +2,14 @@
 //
 // One layer = one target = one folder (see ../shared/STYLE.md). Dependencies point one way:
 // Core ← Kernels ← Ops ← Language; Kernels, Ops ← Optimizer; Core ← Kernels ← Render; Core ← Codecs;
-// only the CLI sees everything.
+// Core ← Color (lcms2); only the CLI sees everything.
 import PackageDescription
 
 let aptJPEG: [SystemPackageProvider] = [.apt(["libjpeg62-turbo-dev"])]
 let aptPNG: [SystemPackageProvider] = [.apt(["libpng-dev"])]
 let aptYAML: [SystemPackageProvider] = [.apt(["libyaml-dev"])]
 let aptXML: [SystemPackageProvider] = [.apt(["libxml2-dev"])]
+let aptLCMS2: [SystemPackageProvider] = [.apt(["liblcms2-dev"])]
 
 let package = Package(
     name: "recipe",
@@ -33,6 +34,8 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: aptYAML),
         // darktable's XMP sidecars (RDF/XML).
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: aptXML),
+        // Little CMS 2: ICC profiles and colour transforms (RecipeColor only).
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: aptLCMS2),
         // setjmp/longjmp traps: Swift cannot longjmp, so these few calls stay in C.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
@@ -43,6 +46,8 @@ let package = Package(
             name: "RecipeCodecs",
             dependencies: ["RecipeCore", "RecipeKernels", "CJPEG", "CJPEGShim", "CPNG", "CPNGShim"]),
         .target(name: "RecipeRender", dependencies: ["RecipeCore", "RecipeKernels"]),
+        // Colour management: ICC profiles, lcms2 transforms, matrix-shaper constants for the kernels.
+        .target(name: "RecipeColor", dependencies: ["RecipeCore", "CLCMS2"], exclude: ["README.md"]),
         .target(name: "RecipeOps", dependencies: ["RecipeCore", "RecipeKernels"]),
         .target(name: "RecipeLanguage", dependencies: ["RecipeCore", "RecipeOps", "CYAML"]),
         // The plan is made of kernel steps that the ops declare, so the optimiser sees Kernels and Ops.
@@ -77,6 +82,7 @@ let package = Package(
         .testTarget(name: "RecipeCoreTests", dependencies: ["RecipeCore", "TestSupport"]),
         .testTarget(name: "RecipeKernelsTests", dependencies: ["RecipeKernels", "TestSupport"]),
         .testTarget(name: "RecipeCodecsTests", dependencies: ["RecipeCodecs", "TestSupport"]),
+        .testTarget(name: "RecipeColorTests", dependencies: ["RecipeColor", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "RecipeRenderTests",
             dependencies: ["RecipeRender", "RecipeCodecs", "TestSupport"]),
