@@ -64,7 +64,7 @@ let package = Package(
             name: "recipe",
             dependencies: [
                 "RecipeCore", "RecipeKernels", "RecipeCodecs", "RecipeRender", "RecipeOps", "RecipeLanguage", "RecipeOptimizer", "RecipeHistory",
-                "RecipeBatch",
+                "RecipeBatch", "RecipeColor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

@@ -27,7 +27,20 @@ public final class JPEGDecoder: ImageDecoder {
 
     public private(set) var width: Int
     public private(set) var height: Int
-    public var format: PixelFormat { PixelFormat(info.colorModel, .uint8) }
+    public var format: PixelFormat { cmykConverter == nil ? PixelFormat(info.colorModel, .uint8) : PixelFormat(.rgb, .uint16) }
+
+    /// Converts a row of CMYK samples as stored (`inverted`: Adobe's inverted CMYK and YCCK) to
+    /// 16-bit RGB: the colour module's transform through the photo's CMYK profile.
+    public typealias CMYKConverter = @Sendable (_ cmyk: UnsafePointer<UInt8>, _ inverted: Bool, _ rgb: UnsafeMutablePointer<UInt16>, _ pixels: Int) -> Void
+
+    /// Whether the file stores CMYK (or YCCK) samples.
+    public var storesCMYK: Bool { isCMYK }
+
+    /// Set before decoding starts, a CMYK photo's rows go through it into 16-bit RGB (the format
+    /// becomes RGB 16-bit); without one they get the device formula of `ColorConversion.cmykToRGB`.
+    public var cmykConverter: CMYKConverter? {
+        willSet { precondition(!started && isCMYK, "a CMYK converter is set before decoding a CMYK photo") }
+    }
 
     private let options: DecodeOptions
     private let file: UnsafeMutablePointer<FILE>
@@ -196,9 +209,14 @@ public final class JPEGDecoder: ImageDecoder {
         if isCMYK {
             let inverted = d.pointee.cinfo.saw_Adobe_marker != 0
             for i in 0..<n {
-                ColorConversion.cmykToRGB(target.row(i).assumingMemoryBound(to: UInt8.self),
-                                          buffer.row(i).assumingMemoryBound(to: UInt8.self),
-                                          width: width, adobeInverted: inverted)
+                if let cmykConverter {
+                    cmykConverter(target.row(i).assumingMemoryBound(to: UInt8.self), inverted,
+                                  buffer.row(i).assumingMemoryBound(to: UInt16.self), width)
+                } else {
+                    ColorConversion.cmykToRGB(target.row(i).assumingMemoryBound(to: UInt8.self),
+                                              buffer.row(i).assumingMemoryBound(to: UInt8.self),
+                                              width: width, adobeInverted: inverted)
+                }
             }
         }
         buffer.rowCount = n

@@ -10,8 +10,8 @@ import Glibc
 ///
 /// Every valid PNG variant decodes to 8- or 16-bit gray, gray+alpha, RGB or RGBA: palettes and
 /// 1/2/4-bit gray are expanded, tRNS becomes alpha, 16-bit stays 16-bit. Interlaced (Adam7) files
-/// are the one case that needs the whole image in memory. Samples are returned as stored: gAMA and
-/// sRGB chunks are not applied but carried to PNG outputs (as libvips, ImageMagick and Pillow do),
+/// are the one case that needs the whole image in memory. Samples are returned as stored: the
+/// colour chunks (iCCP, sRGB, gAMA, cHRM) are read into the metadata for colour management,
 /// so 8→8 and 16→16-bit renders are exact and gamma-aware viewers show the output as the input.
 public final class PNGDecoder: ImageDecoder {
     public let path: String
@@ -117,7 +117,7 @@ public final class PNGDecoder: ImageDecoder {
             details.append(("sRGB chunk", "rendering intent \(intent)"))
         } else if png_get_gAMA(png, pinfo, &gamma) != 0 && gamma > 0 {
             meta.pngGamma = gamma
-            details.append(("gamma", "\(gammaText(gamma)) (carried to PNG outputs, not applied)"))
+            details.append(("gamma", gammaText(gamma)))
         }
         var (wx, wy, rx, ry, gx, gy, bx, by) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
         if !hasSRGB, png_get_cHRM(png, pinfo, &wx, &wy, &rx, &ry, &gx, &gy, &bx, &by) != 0 {

@@ -4,6 +4,16 @@ import RecipeOps
 /// Grammar/operations.md, generated from the op declarations (`recipe ops --markdown`); a test
 /// fails when the committed file is stale.
 public enum OperationsDocument {
+    /// What an op's space means for the values it sees.
+    static func spaceMeaning(_ space: WorkingSpace) -> String {
+        switch space {
+        case .linear: "working-space linear light, whatever the photo's profile"
+        case .encoded: "working-space values through the sRGB curve, whatever the photo's profile"
+        case .any: "any space: the values as they come"
+        case .none: "pixels are only moved"
+        }
+    }
+
     public static func markdown() -> String {
         var out = """
         # Operations
@@ -13,7 +23,10 @@ public enum OperationsDocument {
 
         Every stage holds one operation. `op: value` sets the op's primary parameter (marked ★);
         `op: {key: value, …}` sets any; `op: {}` takes the defaults. Spaces: `lin` linear light,
-        `enc` sRGB-encoded; classes as in semantics.md.
+        `enc` sRGB-encoded, `none` pixels only moved; classes as in semantics.md. The values an op
+        sees are the working space's (linear light, sRGB primaries, extended range), whatever the
+        photo's colour profile: a `lin` op sees them as they are, an `enc` op through the sRGB curve
+        (semantics.md, "Working space, precision and colour").
 
         | op | class | space | summary |
         |---|---|---|---|
@@ -25,7 +38,7 @@ public enum OperationsDocument {
         out += "\nMasks (a stage's `mask:` holds one): " + Operations.masks.map { "[`\($0.name)`](#mask-\($0.name))" }.joined(separator: ", ") + ".\n"
         for op in Operations.all {
             out += "\n## \(op.name)\n\n\(op.summary)\n\n"
-            out += "Class: \(op.opClass.rawValue). Space: \(op.space.rawValue). Parameter version: \(op.version).\n\n"
+            out += "Class: \(op.opClass.rawValue). Space: \(op.space.rawValue) (\(Self.spaceMeaning(op.space))). Parameter version: \(op.version).\n\n"
             out += table(op.params, primary: op.primary)
             out += "\nExample:\n\n```yaml\n- \(op.example.replacingNewlines(with: "\n  "))\n```\n"
             if !op.migrations.isEmpty {

@@ -1,5 +1,6 @@
 import RecipeBatch
 import RecipeCodecs
+import RecipeColor
 import RecipeCore
 import RecipeHistory
 import RecipeLanguage
@@ -27,6 +28,8 @@ struct BatchRun {
     var decode = DecodeOptions()
     var jpeg = JPEGOptions()
     var png = PNGOptions()
+    var profile = OutputProfile.keep
+    var intent = RenderingIntent.relative
     var fuse = true
     var withSidecars = false
     var onlyEdited = false
@@ -142,7 +145,7 @@ struct BatchRun {
         var written: [Manifest.Record] = []
         let queue = BatchQueue(work)
         let threadsPerJob = max(1, RenderJob.defaultThreads / jobs)
-        let context = RenderContext(chain: chain, size: size, decode: decode, jpeg: jpeg, png: png, fuse: fuse,
+        let context = RenderContext(chain: chain, size: size, decode: decode, jpeg: jpeg, png: png, profile: profile, intent: intent, fuse: fuse,
                                     threads: threadsPerJob, freshness: freshness, engine: Self.engine, baseKey: baseKey)
         let workers = (0..<min(jobs, work.count)).map { _ in
             WorkerThread {
@@ -178,6 +181,7 @@ struct BatchRun {
     var baseKey: String {
         let settingsKey = "engine-settings\nformat \(format.rawValue)\nsize \(size)\nquality \(jpeg.quality)\nsubsampling \(jpeg.subsampling)\n"
             + "progressive \(jpeg.progressive)\noptimize \(jpeg.optimizeCoding)\npng \(png.compressionLevel)\n"
+            + (profile == .keep && intent == .relative ? "" : "profile \(profile)\nintent \(intent.rawValue)\n")
             + "damaged \(decode.allowDamaged)\nmax-pixels \(decode.maxPixels)\nfuse \(fuse)\n"
         return settingsKey + chain.key
     }
@@ -271,6 +275,8 @@ struct RenderContext: Sendable {
     var decode: DecodeOptions
     var jpeg: JPEGOptions
     var png: PNGOptions
+    var profile: OutputProfile
+    var intent: RenderingIntent
     var fuse: Bool
     var threads: Int
     var freshness: Freshness
@@ -342,11 +348,13 @@ struct RenderContext: Sendable {
             }
             source = try Asset(photo: photo).renderSource(sidecar)
         }
-        let planned = try chain.plan(source: source, sidecar: sidecar, size: size, fuse: fuse)
+        let planned = try chain.plan(source: source, sidecar: sidecar, size: size, fuse: fuse, profile: profile, intent: intent)
         var job = RenderJob(input: source, output: item.outputPath, size: size)
         job.decode = decode
         job.jpeg = jpeg
         job.png = png
+        job.profile = profile
+        job.intent = intent
         // Below a megapixel, handing strips between threads costs more than it saves (3× slower
         // at 160 px, measured); the bytes are the same either way.
         let pixels = planned.sourceSize.map { $0.width * $0.height } ?? Int.max

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RecipeCodecs
+import RecipeColor
 import RecipeCore
 import RecipeHistory
 import RecipeLanguage
@@ -26,6 +27,12 @@ struct CurrentVersionOptions: ParsableArguments {
 
     @Option(help: "JPEG quality, 1-100.")
     var quality: Int = 90
+
+    @Option(help: ArgumentHelp("The output's colours: keep (the photo's own), srgb, display-p3, adobe-rgb, rec2020, or an RGB ICC file.", valueName: "profile"))
+    var profile: OutputProfile = .keep
+
+    @Option(help: ArgumentHelp("Rendering intent of colour conversions: perceptual, relative, saturation or absolute.", valueName: "intent"))
+    var intent: RenderingIntent = .relative
 
     @Option(help: ArgumentHelp("Threads to render with (default: the cores).", valueName: "n"))
     var threads: Int = RenderJob.defaultThreads
@@ -66,6 +73,8 @@ enum SidecarRender {
         var threads = RenderJob.defaultThreads
         var fuse = true
         var allowDamaged = false
+        var profile = OutputProfile.keep
+        var intent = RenderingIntent.relative
     }
 
     @discardableResult
@@ -74,7 +83,7 @@ enum SidecarRender {
         let passThrough = sidecar.checked.graph.map { $0.nodes.count == 1 } ?? false
         let sourceFormat = ImageFileFormat.sniff(try InputFile.prefix(source, count: 8))
         let sameFormat = sourceFormat != nil && sourceFormat == ImageFileFormat(pathExtension: output)
-        if passThrough, options.size == .full, sameFormat {
+        if passThrough, options.size == .full, sameFormat, options.profile == .keep {
             try copy(source, to: output)
             return source
         }
@@ -82,9 +91,11 @@ enum SidecarRender {
         job.decode = DecodeOptions(maxPixels: DecodeOptions.defaultMaxPixels, allowDamaged: options.allowDamaged)
         job.jpeg = JPEGOptions(quality: options.quality)
         job.threads = options.threads
+        job.profile = options.profile
+        job.intent = options.intent
         if !passThrough {
             let render = try RecipePlanning.render(recipe: sidecar.path, photo: source, size: options.size, overrides: [:],
-                                                   fuse: options.fuse, text: sidecar.text)
+                                                   fuse: options.fuse, text: sidecar.text, profile: options.profile, intent: options.intent)
             job.take(render)
         }
         let outcome = try job.run()

@@ -1,4 +1,5 @@
 import RecipeCodecs
+import RecipeColor
 import RecipeCore
 import RecipeHistory
 import RecipeKernels
@@ -95,15 +96,27 @@ struct RecipeChain: Sendable {
     /// The render of `source` (the photo, or a sidecar's frozen base pixels): the sidecar's
     /// stages first when given, then each recipe, planned together so that a display size scales
     /// the whole chain to the final output.
-    func plan(source: String, sidecar: Sidecar?, size: RenderSize, fuse: Bool) throws(Failure) -> PlannedRender {
+    func plan(source: String, sidecar: Sidecar?, size: RenderSize, fuse: Bool, profile: OutputProfile = .keep,
+              intent: RenderingIntent = .relative) throws(Failure) -> PlannedRender {
         guard let decoder = try? ImageDecoders.open(source) else {
             // The render itself reports why the photo cannot be read.
             return PlannedRender(stages: [], sourceSize: nil)
         }
         let photo = PhotoGeometry(decoder.info, supported: decoder.supportedScaleDenominators)
+        let color: PhotoColor
+        do { color = try PhotoColor(photo: source, info: decoder.info, output: profile, intent: intent) } catch {
+            throw Failure(description: "\(error)")
+        }
         let upright = photo.upright
-        let cacheKey = "\(upright.width)x\(upright.height) \(photo.stored.width)x\(photo.stored.height) \(photo.supportedScaleDenominators) \(size) \(fuse)"
-        if sidecar == nil, let cached = cache[cacheKey] { return cached }
+        // Photos of one size share a plan unless their colours differ (a profile's conversion
+        // steps are part of it).
+        let meta = decoder.info.metadata
+        let colorKey = "\(color.sourceName) \(meta.icc?.hashValue ?? 0) \(meta.pngGamma ?? 0) \(meta.pngSRGBIntent ?? -1)"
+        let cacheKey = "\(upright.width)x\(upright.height) \(photo.stored.width)x\(photo.stored.height) \(photo.supportedScaleDenominators) \(size) \(fuse) \(colorKey)"
+        if sidecar == nil, var cached = cache[cacheKey] {
+            cached.color = color  // the same conversions; this photo's name on its warnings
+            return cached
+        }
         var current = CanvasSize(width: upright.width, height: upright.height)
         var graph: FilterGraph?
         var steps: [(path: String, text: String, overrides: [String: String], maxBytes: Int?)] = []
@@ -123,10 +136,12 @@ struct RecipeChain: Sendable {
             graph = graph.map { Self.compose($0, then: absolute) } ?? absolute
             current = absolute.nodes[absolute.output].size
         }
-        guard let graph else { return PlannedRender(stages: [], sourceSize: nil) }
-        let planned: PlannedRender
+        guard let graph else { return PlannedRender(stages: [], sourceSize: nil, color: color) }
+        var planned: PlannedRender
         do {
-            planned = try RecipePlanning.plan(graph, size: size, fuse: fuse, readFile: RecipePlanning.fileReader(for: "/"), photo: photo)
+            planned = try RecipePlanning.plan(graph, size: size, fuse: fuse, readFile: RecipePlanning.fileReader(for: "/"), photo: photo,
+                                              color: RecipePlanning.colorEnds(color, graph))
+            planned.color = color
         } catch {
             throw Failure(description: RecipePlanning.position(error.range, else: "") + error.message)
         }

@@ -1,4 +1,5 @@
 import RecipeCodecs
+import RecipeColor
 import RecipeCore
 import RecipeHistory
 import RecipeKernels
@@ -22,6 +23,8 @@ struct PlannedRender: Sendable {
     /// The size the stages' output is resampled to at the end (nil: none): a smaller render of a
     /// photo that is decoded in full anyway runs the full render's stages and downscales last.
     var finalSize: (width: Int, height: Int)? = nil
+    /// The photo's colours and the output's, whose conversions the stages carry at their ends.
+    var color: PhotoColor? = nil
 }
 
 /// What planning needs to know of the photo beyond its upright size: how its decoder can reduce it.
@@ -61,14 +64,16 @@ enum RecipePlanning {
     /// scale: the photo decoded smaller, px lengths scaled, positional kernels laid out on the
     /// smaller canvas).
     static func render(recipe: String, photo: String, size: RenderSize, overrides: [String: String], fuse: Bool,
-                       text: String? = nil) throws -> PlannedRender {
+                       text: String? = nil, profile: OutputProfile = .keep, intent: RenderingIntent = .relative) throws -> PlannedRender {
         var options = CheckOptions()
         options.overrides = overrides
         if text != nil { options.limits.maxBytes = Sidecar.maxBytes }
         var photoGeometry: PhotoGeometry?
+        var color: PhotoColor?
         if let decoder = try? ImageDecoders.open(photo) {
             photoGeometry = PhotoGeometry(decoder.info, supported: decoder.supportedScaleDenominators)
             options.sourceSize = CanvasSize(width: photoGeometry!.upright.width, height: photoGeometry!.upright.height)
+            color = try PhotoColor(photo: photo, info: decoder.info, output: profile, intent: intent)
         }
         // A sidecar's text comes already read (and edited); a recipe file is read here.
         let checked = text.map { RecipeChecker.check(SourceFile(path: recipe, text: $0), options: options) }
@@ -79,8 +84,10 @@ enum RecipePlanning {
             throw CommandFailure(exitCode: 1)
         }
         do {
-            var planned = try plan(graph, size: size, fuse: fuse, readFile: fileReader(for: recipe), photo: photoGeometry)
+            var planned = try plan(graph, size: size, fuse: fuse, readFile: fileReader(for: recipe), photo: photoGeometry,
+                                   color: color.map { colorEnds($0, graph) } ?? ColorEndpoints())
             if photoGeometry == nil { planned.sourceSize = nil }
+            planned.color = color
             return planned
         } catch {
             Console.printError(position(error.range, else: recipe) + "error: " + error.message)
@@ -101,17 +108,23 @@ enum RecipePlanning {
     /// recipes, now identical. With wide windows on a coarse grid, the stages at full size cost
     /// little more than at display size there, as the decode takes most of it.
     static func plan(_ graph: FilterGraph, size: RenderSize, fuse: Bool, readFile: @escaping Planner.FileReader,
-                     photo: PhotoGeometry? = nil) throws(PlanError) -> PlannedRender {
+                     photo: PhotoGeometry? = nil, color: ColorEndpoints = ColorEndpoints()) throws(PlanError) -> PlannedRender {
         let full = graph.nodes[graph.output].size
         let target = size.target(width: full.width, height: full.height)
         let scale = Double(max(target.width, target.height)) / Double(max(1, max(full.width, full.height)))
-        let (plan, _) = try Planner.plan(graph, fuse: fuse, scale: scale, readFile: readFile)
+        let (plan, _) = try Planner.plan(graph, fuse: fuse, scale: scale, readFile: readFile, color: color)
         let planned = PlannedRender(stages: stages(of: plan), sourceSize: plan.sourceSize.map { ($0.width, $0.height) })
         guard scale < 1, let photo, let source = planned.sourceSize, !planned.stages.isEmpty,
               source != photo.upright, photo.denominator(for: source) == 1 else { return planned }
-        let (fullPlan, _) = try Planner.plan(graph, fuse: fuse, scale: 1, readFile: readFile)
+        let (fullPlan, _) = try Planner.plan(graph, fuse: fuse, scale: 1, readFile: readFile, color: color)
         return PlannedRender(stages: stages(of: fullPlan), sourceSize: fullPlan.sourceSize.map { ($0.width, $0.height) },
                              finalSize: target)
+    }
+
+    /// The conversions a render of `graph` needs: none when the graph does nothing and the output
+    /// is in the photo's own space (an identity recipe leaves every sample as it is).
+    static func colorEnds(_ color: PhotoColor, _ graph: FilterGraph) -> ColorEndpoints {
+        graph.nodes.count == 1 && color.sameSpace ? ColorEndpoints() : color.endpoints
     }
 
     /// `file:line:column: ` of a source range, or `fallback: ` without one: how a message points

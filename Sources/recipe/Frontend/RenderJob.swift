@@ -1,4 +1,5 @@
 import RecipeCodecs
+import RecipeColor
 import RecipeCore
 import RecipeKernels
 import RecipeOptimizer
@@ -65,12 +66,18 @@ struct RenderJob {
     var sourceSize: (width: Int, height: Int)?
     /// The size to resample the stages' output to (nil: none).
     var finalSize: (width: Int, height: Int)?
+    /// The output's colour (`--profile`) and the rendering intent of the conversions.
+    var profile = OutputProfile.keep
+    var intent = RenderingIntent.relative
+    /// The photo's colour as planning read it (nil: read when the render starts).
+    var color: PhotoColor?
 
     /// Runs `planned`: its stages, from its source size, to its final size.
     mutating func take(_ planned: PlannedRender) {
         stages = planned.stages
         sourceSize = planned.sourceSize
         finalSize = planned.finalSize
+        color = planned.color
     }
 
     struct Outcome {
@@ -90,6 +97,10 @@ struct RenderJob {
         }
         let decoder = try ImageDecoders.open(input, options: decode)
         let info = decoder.info
+        let color = try self.color ?? PhotoColor(photo: input, info: info, output: profile, intent: intent)
+        if let cmyk = color.cmyk, let jpeg = decoder as? JPEGDecoder, jpeg.storesCMYK {
+            jpeg.cmykConverter = try Self.cmykConverter(cmyk, intent: intent, path: input)
+        }
         let orientation = info.orientation
         let upright = info.uprightSize
         let target = sourceSize ?? size.target(width: upright.width, height: upright.height)
@@ -103,6 +114,12 @@ struct RenderJob {
         // The decoder gets a thread of its own; everything after it runs on this one.
         var chain: RowSource = threaded ? PrefetchStep(source: decoder) : decoder
         var stages = self.stages
+        if stages.isEmpty && color.converts && !color.sameSpace {
+            // No recipe, but another colour out: one pass of the conversions alone.
+            let endpoints = color.endpoints
+            let steps = (endpoints.source.isEmpty ? [.toLinear] : endpoints.source) + (endpoints.output.isEmpty ? [.toEncoded] : endpoints.output)
+            stages = [.point([PointProgram(steps: steps)])]
+        }
         // The point passes split their rows over a pool: the caller and a helper from 2 threads
         // on, one thread fewer than asked for beyond that (the decoder keeps one busy). A costly
         // pass (a 3D LUT, a sigmoid) is most of a render and the decoder and encoder mostly wait:
@@ -117,7 +134,7 @@ struct RenderJob {
         let span = (width: Double(info.width) / Double(denominator), height: Double(info.height) / Double(denominator))
         // The stages keep every sample as a float between them; only the encoder quantises, to
         // 16 bits when the photo has them and the output can hold them (PNG), else to 8.
-        let outputSamples: SampleType = outputFormat == .png && chain.format.sampleType == .uint16 ? .uint16 : .uint8
+        let outputSamples: SampleType = outputFormat == .png && info.bitDepth > 8 ? .uint16 : .uint8
         if stages.isEmpty {
             if resamples {
                 chain = ResampleStep(source: chain, width: stored.width, height: stored.height, span: span)
@@ -144,7 +161,7 @@ struct RenderJob {
                     let positional = programs.contains { $0.steps.contains(where: \.readsPosition) }
                     if !positional || orientation == .up {
                         let fx = span.width / Double(stored.width), fy = span.height / Double(stored.height)
-                        leadEnds = Self.endSpace(of: programs)
+                        leadEnds = Self.endSpace(of: programs, after: color.endpoints.source.count)
                         lead = Self.endingLinear(programs.map { $0.laidOut(scaledBy: fx, fy) }, from: leadEnds)
                         stages.removeFirst()
                     }
@@ -169,13 +186,24 @@ struct RenderJob {
         }
         let outFormat: PixelFormat = switch outputFormat {
         case .jpeg: PixelFormat(chain.format.colorModel.withoutAlpha, .uint8)
-        case .png: chain.format
+        case .png: PixelFormat(chain.format.colorModel, info.bitDepth > 8 ? chain.format.sampleType : .uint8)
         }
         if chain.format != outFormat {
             chain = ConvertStep(source: chain, to: outFormat)
         }
 
-        let metadata = info.metadata.prepared(forOutputWidth: chain.width, height: chain.height)
+        var metadata = info.metadata.prepared(forOutputWidth: chain.width, height: chain.height)
+        switch color.outputICC {
+        case .asPhoto: break
+        case .replace(let bytes):
+            // The chunks that said the old colours go with them.
+            metadata.icc = bytes
+            metadata.pngGamma = nil
+            metadata.pngSRGBIntent = nil
+            metadata.pngChromaticities = nil
+        case .remove:
+            metadata.icc = nil
+        }
         let file = try AtomicOutputFile(path: output)
         var encoderWarnings: [String] = []
         switch outputFormat {
@@ -192,7 +220,20 @@ struct RenderJob {
         }
         try file.commit()
         return Outcome(width: chain.width, height: chain.height, scaleDenominator: denominator,
-                       warnings: decoder.warnings + encoderWarnings.map { ImageWarning(path: output, $0) })
+                       warnings: color.warnings + decoder.warnings + encoderWarnings.map { ImageWarning(path: output, $0) })
+    }
+
+    /// Rows of a CMYK photo through its profile into 16-bit sRGB, for the decoder (Adobe's
+    /// inverted CMYK and plain CMYK each with a transform of their own, made once).
+    static func cmykConverter(_ profile: ColorProfile, intent: RenderingIntent, path: String) throws -> JPEGDecoder.CMYKConverter {
+        let plain: ColorTransform, inverted: ColorTransform
+        do {
+            plain = try ColorTransform(from: profile, to: .sRGB, input: .cmyk8, output: .rgb16, intent: intent)
+            inverted = try ColorTransform(from: profile, to: .sRGB, input: .cmyk8Inverted, output: .rgb16, intent: intent)
+        } catch {
+            throw ImageError(.unsupported, path: path, "\(error)")
+        }
+        return { cmyk, isInverted, rgb, pixels in (isInverted ? inverted : plain).convert(cmyk, rgb, pixels: pixels) }
     }
 
     /// `source` as RGB of its own sample type, the integer rows a first point pass takes: alpha
@@ -209,13 +250,14 @@ struct RenderJob {
     }
 
     /// The space point programs leave their samples in: the last conversion among their steps
-    /// (a run starts encoded, as the decoder's samples are).
-    static func endSpace(of programs: [PointProgram]) -> WorkingSpace {
-        for step in programs.flatMap(\.steps).reversed() {
+    /// after the first `source` (the photo's colour conversion, which leaves linear light); a
+    /// run without one starts encoded, as sRGB samples are.
+    static func endSpace(of programs: [PointProgram], after source: Int) -> WorkingSpace {
+        for step in programs.flatMap(\.steps).dropFirst(source).reversed() {
             if step == .toLinear { return .linear }
             if step == .toEncoded { return .encoded }
         }
-        return .encoded
+        return source > 0 ? .linear : .encoded
     }
 
     /// `programs` made to leave linear light, for a resample after them: a trailing → encoded

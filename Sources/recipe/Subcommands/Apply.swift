@@ -140,6 +140,8 @@ struct Apply: ParsableCommand {
         batch.size = size
         batch.decode = DecodeOptions(maxPixels: maxPixels, allowDamaged: allowDamaged)
         batch.jpeg = encoding.jpeg
+        batch.profile = encoding.profile
+        batch.intent = encoding.intent
         batch.png = encoding.png
         batch.fuse = !noFuse
         batch.withSidecars = withSidecars

@@ -90,6 +90,8 @@ enum LifecycleCommand {
         options.size = current.size
         options.quality = current.quality
         options.threads = current.threads
+        options.profile = current.profile
+        options.intent = current.intent
         let source = try SidecarRender.render(sidecar, asset: asset, to: output, options: options)
         print("rendered \(output) (from \(source == asset.photo ? "the original" : "frozen base pixels \(source)"))")
     }

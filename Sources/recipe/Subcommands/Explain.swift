@@ -1,5 +1,6 @@
 import ArgumentParser
 import RecipeCodecs
+import RecipeColor
 import RecipeCore
 import RecipeLanguage
 import RecipeOptimizer
@@ -30,13 +31,25 @@ struct Explain: ParsableCommand {
     @Flag(help: "Show the unfused plan (every operation a pass of its own).")
     var noFuse = false
 
+    @Option(help: ArgumentHelp("With --photo: the output's colours (keep, srgb, display-p3, adobe-rgb, rec2020 or an RGB ICC file), to show the conversions the plan gets.", valueName: "profile"))
+    var profile: OutputProfile = .keep
+
+    @Option(help: ArgumentHelp("With --photo: the rendering intent of the conversions.", valueName: "intent"))
+    var intent: RenderingIntent = .relative
+
     func run() throws {
         var options = CheckOptions()
         options.overrides = try parseOverrides(overrides)
+        var color = ColorEndpoints()
         if let photo {
             let decoder = try ImageDecoders.open(photo)
             let s = decoder.info.uprightSize
             options.sourceSize = CanvasSize(width: s.width, height: s.height)
+            let photoColor = try PhotoColor(photo: photo, info: decoder.info, output: profile, intent: intent)
+            Console.warnings(photoColor.warnings)
+            color = photoColor.endpoints
+            print("colour: \(photoColor.sourceName) in, \(photoColor.outputName) out"
+                  + (photoColor.converts ? "; the plan converts at its ends" : "; nothing to convert"))
         } else if let size {
             let parts = size.lowercased().split(separator: "x")
             guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 1_000_000, h <= 1_000_000 else {
@@ -50,7 +63,7 @@ struct Explain: ParsableCommand {
         print(dot ? GraphText.dot(graph, title: recipe) : GraphText.text(graph, checked: checked), terminator: "")
         if dot { return }
         do {
-            let (_, trace) = try Planner.plan(graph, fuse: !noFuse, readFile: RecipePlanning.fileReader(for: recipe))
+            let (_, trace) = try Planner.plan(graph, fuse: !noFuse, readFile: RecipePlanning.fileReader(for: recipe), color: color)
             print("\nplan (after each optimiser pass):")
             for t in trace { print("\(t.pass):\n\(t.plan)", terminator: "") }
         } catch {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RecipeCodecs
+import RecipeColor
 import RecipeCore
 
 struct Info: ParsableCommand {
@@ -18,14 +19,15 @@ struct Info: ParsableCommand {
         for photo in photos {
             do {
                 let decoder = try ImageDecoders.open(photo)
-                let fields = InfoReport(path: photo, info: decoder.info).fields
+                let report = InfoReport(path: photo, info: decoder.info)
+                let fields = report.fields
                 if json {
                     print(JSONLine.object(fields.map { ($0.key, $0.value) }))
                 } else {
                     print(photo)
                     for f in fields.dropFirst() { print("  \(f.key): \(f.value.text)") }
                 }
-                Console.warnings(decoder.warnings)
+                Console.warnings(report.warnings + decoder.warnings)
             } catch {
                 Console.error(error.description)
                 failed = true
@@ -38,6 +40,8 @@ struct Info: ParsableCommand {
 /// The facts `recipe info` prints, in order.
 struct InfoReport {
     var fields: [(key: String, value: JSONLine.Value)] = []
+    /// Problems with the photo's colour information.
+    var warnings: [ImageWarning] = []
 
     init(path: String, info: ImageInfo) {
         let m = info.metadata
@@ -50,6 +54,17 @@ struct InfoReport {
         fields.append(("megapixels", .number(mp)))
         if info.orientation.transposes { fields.append(("stored size", .string("\(info.width)×\(info.height)"))) }
         fields.append(("colour model", .string("\(info.fileColorSpace) (decoded as \(info.colorModel.rawValue))")))
+        // What the pixels' colours are (PhotoColor's reading): the profile's description, class
+        // and colour model, and whether it holds colours outside sRGB.
+        let (profile, name, colorWarnings) = PhotoColor.sourceProfile(photo: path, info: info)
+        warnings = colorWarnings
+        if let icc = m.icc, let embedded = try? ColorProfile(icc: icc), colorWarnings.isEmpty {
+            let gamut = embedded.colorModel == .rgb ? (embedded.isWideGamut ? ", wide gamut" : embedded.isSRGBEquivalent ? ", sRGB" : "") : ""
+            fields.append(("colour space", .string("\(name) (ICC v\(embedded.version) \(embedded.deviceClass) profile, \(embedded.colorModel.rawValue)\(gamut))")))
+        } else {
+            let gamut = profile.map { $0.isWideGamut ? " (wide gamut)" : "" } ?? ""
+            fields.append(("colour space", .string(name + gamut)))
+        }
         fields.append(("bit depth", .int(info.bitDepth)))
         fields.append(("progressive", .bool(info.progressive)))
         fields.append(("orientation", .string(orientationText(info.orientation))))

@@ -94,9 +94,12 @@ struct Render: ParsableCommand {
         job.decode = DecodeOptions(maxPixels: maxPixels, allowDamaged: allowDamaged)
         job.jpeg = encoding.jpeg
         job.png = encoding.png
+        job.profile = encoding.profile
+        job.intent = encoding.intent
         job.threads = singleThread ? 1 : threads
         if let recipe {
-            let render = try RecipePlanning.render(recipe: recipe, photo: photo, size: size, overrides: try parseOverrides(overrides), fuse: !noFuse)
+            let render = try RecipePlanning.render(recipe: recipe, photo: photo, size: size, overrides: try parseOverrides(overrides), fuse: !noFuse,
+                                                   profile: encoding.profile, intent: encoding.intent)
             job.take(render)
         }
         let outcome = try job.run()
@@ -120,6 +123,8 @@ struct Render: ParsableCommand {
             options.threads = singleThread ? 1 : threads
             options.fuse = !noFuse
             options.allowDamaged = allowDamaged
+            options.profile = encoding.profile
+            options.intent = encoding.intent
             try SidecarRender.render(sidecar, asset: asset, to: path, options: options)
             print("rendered \(path)")
         }

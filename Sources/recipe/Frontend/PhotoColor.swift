@@ -1,0 +1,227 @@
+import ArgumentParser
+import RecipeCodecs
+import RecipeColor
+import RecipeCore
+import RecipeKernels
+import RecipeOptimizer
+
+/// The colour an output is written in (`--profile`): the photo's own (`keep`), a built-in RGB
+/// space, or an ICC file.
+enum OutputProfile: Equatable, Sendable, CustomStringConvertible, ExpressibleByArgument {
+    case keep
+    case named(String)
+    case file(String)
+
+    static let names = ["srgb", "display-p3", "adobe-rgb", "rec2020"]
+
+    init?(argument: String) {
+        let word = argument.lowercased()
+        if word == "keep" { self = .keep }
+        else if Self.names.contains(word) { self = .named(word) }
+        else if word.hasSuffix(".icc") || word.hasSuffix(".icm") { self = .file(argument) }
+        else { return nil }
+    }
+
+    static var allValueStrings: [String] { ["keep"] + names + ["FILE.icc"] }
+
+    var description: String {
+        switch self {
+        case .keep: "keep"
+        case .named(let name): name
+        case .file(let path): path
+        }
+    }
+}
+
+extension RenderingIntent: ExpressibleByArgument {}
+
+/// How a render handles colour: where the photo's colours come from, which profile the output is
+/// written in, and the point steps between them and the working space (linear light with sRGB
+/// primaries, extended range; Grammar/semantics.md "Colour").
+///
+/// The photo's colour comes from, in order: its embedded ICC profile (JPEG APP2, PNG iCCP), the
+/// PNG sRGB, cHRM and gAMA chunks, EXIF's interoperability index `R03` (Adobe RGB), else sRGB. A
+/// profile that cannot be used is a warning naming the file and the problem; the photo is then
+/// treated as sRGB. sRGB in and sRGB out converts nothing, so it costs nothing.
+///
+/// ```swift
+/// let color = try PhotoColor(photo: "IMG_0001.jpg", info: decoder.info, output: .named("srgb"), intent: .relative)
+/// color.endpoints      // → linear, matrix (Display P3 → working space); nothing at the output end
+/// ```
+struct PhotoColor: Sendable {
+    /// The photo's profile (nil: sRGB, or a profile that encodes as sRGB does).
+    var source: ColorProfile?
+    /// What the photo's colours are, and where that was read.
+    var sourceName: String
+    /// The output's profile (nil: sRGB).
+    var output: ColorProfile?
+    var outputName: String
+    /// The conversions at the plan's ends.
+    var endpoints = ColorEndpoints()
+    /// The ICC profile the output file carries: the photo's (nothing converted), another one
+    /// (converted; or synthesized from PNG chunks or EXIF), or none (the photo's could not be used
+    /// and its pixels are written as sRGB: a file never carries a profile its pixels are not in).
+    enum ICC: Sendable, Equatable {
+        case asPhoto
+        case replace([UInt8])
+        case remove
+    }
+    var outputICC = ICC.asPhoto
+    /// Whether the pixels change colour space (false: the photo's own colours are written).
+    var converts: Bool { endpoints.converts }
+    /// Whether the output is in the photo's own space (then a render without stages touches no
+    /// pixel).
+    var sameSpace: Bool { source === output }
+    /// Problems with the photo's colour information (a damaged profile, one for other pixels).
+    var warnings: [ImageWarning] = []
+    /// A CMYK photo's profile: the decoder converts its rows through it into sRGB (16 bits), the
+    /// photo's colours from then on.
+    var cmyk: ColorProfile?
+
+    /// Reads the photo's colour from `info` and plans the conversions to `output`.
+    init(photo: String, info: ImageInfo, output choice: OutputProfile = .keep, intent: RenderingIntent = .relative) throws {
+        (source, sourceName, warnings) = Self.sourceProfile(photo: photo, info: info)
+        if let profile = source, profile.colorModel == .cmyk {
+            cmyk = profile
+            source = nil
+        }
+        let rejected = info.metadata.icc != nil && !warnings.isEmpty
+        let wanted: ColorProfile?
+        switch choice {
+        case .keep:
+            // A grey or CMYK profile cannot describe the RGB pixels the stages make.
+            wanted = source?.colorModel == .rgb ? source : nil
+            outputName = wanted == nil ? "sRGB" : sourceName
+        case .named(let name):
+            let profile = ColorProfile.named(name)!
+            wanted = profile.isSRGBEquivalent ? nil : profile
+            outputName = wanted == nil ? "sRGB" : profile.description
+        case .file(let path):
+            let bytes: [UInt8]
+            do { bytes = try InputFile.readAll(path, limit: 16 << 20) } catch {
+                throw ImageError(.unreadable, path: path, "cannot read the output profile: \(error)")
+            }
+            let profile: ColorProfile
+            do { profile = try ColorProfile(icc: bytes) } catch {
+                throw ImageError(.unsupported, path: path, "\(error)")
+            }
+            guard profile.colorModel == .rgb else {
+                throw ImageError(.unsupported, path: path, "is a \(profile.colorModel.rawValue) profile; --profile takes an RGB one")
+            }
+            wanted = profile.isSRGBEquivalent ? nil : profile
+            outputName = profile.description.isEmpty ? path : profile.description
+        }
+        output = wanted
+        endpoints.sourceName = sourceName
+        endpoints.outputName = outputName
+        if let source {
+            endpoints.source = try Self.toWorking(source, intent: intent)
+        }
+        if let wanted {
+            endpoints.output = try Self.fromWorking(wanted, intent: intent)
+        }
+        if wanted != nil && wanted === source && info.metadata.icc != nil {
+            outputICC = .asPhoto  // written in its own space: its own bytes
+        } else if converts || (wanted != nil && wanted === source) || cmyk != nil {
+            outputICC = .replace((wanted ?? ColorProfile.sRGB).iccData)
+        } else if rejected {
+            outputICC = .remove
+        }
+    }
+
+    /// The photo's profile, its name, and what was wrong with its colour information.
+    static func sourceProfile(photo: String, info: ImageInfo) -> (ColorProfile?, String, [ImageWarning]) {
+        let meta = info.metadata
+        var warnings: [ImageWarning] = []
+        if let icc = meta.icc {
+            do {
+                let profile = try ColorProfile(icc: icc)
+                let pixels: ProfileColorModel = info.fileColorSpace.hasPrefix("CMYK") || info.fileColorSpace.hasPrefix("YCCK") ? .cmyk
+                    : info.colorModel.withoutAlpha == .gray ? .gray : .rgb
+                if profile.colorModel != pixels {
+                    warnings.append(ImageWarning(path: photo, "ICC profile \"\(profile.description)\" is for \(profile.colorModel.rawValue) pixels, the photo's are \(pixels.rawValue); treated as sRGB"))
+                } else if pixels == .cmyk {
+                    return (profile, "\(profile.description) (CMYK; converted to sRGB on decode)", warnings)
+                } else {
+                    let name = profile.description.isEmpty ? "embedded ICC profile" : profile.description
+                    return (profile.colorModel == .rgb && profile.isSRGBEquivalent ? nil : profile, name, warnings)
+                }
+            } catch {
+                warnings.append(ImageWarning(path: photo, "\(error); treated as sRGB"))
+            }
+        } else if info.fileColorSpace.hasPrefix("CMYK") || info.fileColorSpace.hasPrefix("YCCK") {
+            warnings.append(ImageWarning(path: photo, "CMYK photo without a profile: converted to RGB with the plain device formula, colours approximate"))
+            return (nil, "CMYK without a profile (device formula)", warnings)
+        } else if meta.pngSRGBIntent != nil {
+            return (nil, "sRGB (PNG sRGB chunk)", warnings)
+        } else if let c = meta.pngChromaticities {
+            // gAMA 0.45455 is what writers put for sRGB's curve (PNG's fallback for the sRGB chunk).
+            let gamma = meta.pngGamma.flatMap { abs($0 - 1 / 2.2) < 1e-3 ? nil : 1 / $0 }
+            if let profile = ColorProfile.synthesized(white: (c[0], c[1]), red: (c[2], c[3]), green: (c[4], c[5]), blue: (c[6], c[7]), gamma: gamma) {
+                let name = "PNG cHRM" + (gamma.map { " and gamma \(NumberFormatting.shortest(($0 * 1000).rounded() / 1000))" } ?? "")
+                return (profile.isSRGBEquivalent ? nil : profile, profile.isSRGBEquivalent ? "sRGB (PNG cHRM and gAMA)" : name, warnings)
+            }
+            warnings.append(ImageWarning(path: photo, "PNG cHRM chromaticities describe no colour space; treated as sRGB"))
+        } else if let g = meta.pngGamma, abs(g - 1 / 2.2) > 1e-3 {
+            // gAMA 0.45455 is what writers put for sRGB; another value says the curve.
+            let s = (0.64, 0.33), green = (0.30, 0.60), blue = (0.15, 0.06), d65 = (0.3127, 0.3290)
+            if let profile = ColorProfile.synthesized(white: d65, red: s, green: green, blue: blue, gamma: 1 / g) {
+                return (profile, "sRGB primaries, PNG gamma \(NumberFormatting.shortest((1000 / g).rounded() / 1000))", warnings)
+            }
+        }
+        if let exif = meta.exif.flatMap(EXIF.init), exif.interopIndex == "R03" {
+            return (ColorProfile.adobeRGB, "Adobe RGB (EXIF interoperability index R03)", warnings)
+        }
+        return (nil, "sRGB", warnings)
+    }
+
+    /// Steps from `profile`'s encoded values to the working space's linear light.
+    static func toWorking(_ profile: ColorProfile, intent: RenderingIntent) throws -> [PointStep] {
+        if profile.colorModel == .gray {
+            // A grey photo's samples are repeated into three channels before the stages: its tone
+            // curve (as lcms2 converts grey into the working space) as three tables.
+            let t = try ColorTransform(from: profile, to: .linearSRGB, input: .grayFloat, output: .rgbFloat, intent: intent)
+            let size = 4097
+            var grey = (0..<size).map { Float($0) / Float(size - 1) }
+            var rgb = [Float](repeating: 0, count: 3 * size)
+            grey.withUnsafeMutableBytes { g in rgb.withUnsafeMutableBytes { t.convert(g.baseAddress!, $0.baseAddress!, pixels: size) } }
+            let table = (0..<3).flatMap { c in (0..<size).map { rgb[3 * $0 + c] } }
+            return [.curves(table: table, size: size)]
+        }
+        if let shaper = profile.matrixShaper(intent: intent) {
+            return curves(shaper.curves, inverse: false) + [.matrix(matrix34(shaper.toWorking))]
+        }
+        let t = try ColorTransform(from: profile, to: .linearSRGB, input: .rgbFloatPlanar, output: .rgbFloatPlanar, intent: intent)
+        return [.colorTransform(PlanarColorTransform(name: "\(profile.description) → working space (lcms2, \(intent.rawValue))") { r, g, b, n in
+            t.convertPlanar(r, g, b, count: n)
+        })]
+    }
+
+    /// Steps from the working space's linear light to `profile`'s encoded values.
+    static func fromWorking(_ profile: ColorProfile, intent: RenderingIntent) throws -> [PointStep] {
+        if let shaper = profile.matrixShaper(intent: intent), let encode = curves(shaper.curves, inverse: true).first {
+            return [.matrix(matrix34(shaper.fromWorking)), encode]
+        }
+        let t = try ColorTransform(from: .linearSRGB, to: profile, input: .rgbFloatPlanar, output: .rgbFloatPlanar, intent: intent)
+        return [.colorTransform(PlanarColorTransform(name: "working space → \(profile.description) (lcms2, \(intent.rawValue))") { r, g, b, n in
+            t.convertPlanar(r, g, b, count: n)
+        })]
+    }
+
+    /// A profile's three tone curves as steps: the sRGB curve or a power when all three are that
+    /// (sign-symmetric, so out-of-gamut values keep their meaning), else sampled tables. The
+    /// inverse of sampled curves is not made here (nil: the caller lets lcms2 do it).
+    static func curves(_ curves: [MatrixShaper.Curve], inverse: Bool) -> [PointStep] {
+        if curves.allSatisfy({ $0 == .srgb }) { return [inverse ? .toEncoded : .toLinear] }
+        if case .gamma(let g) = curves[0], curves.allSatisfy({ $0 == curves[0] }) { return [.power(Float(inverse ? 1 / g : g))] }
+        guard !inverse else { return [] }
+        let size = 4097
+        let table = curves.flatMap { curve in (0..<size).map { Float(MatrixShaper.evaluate(curve, Double($0) / Double(size - 1))) } }
+        return [.curves(table: table, size: size)]
+    }
+
+    /// A row-major 3×3 as the 3×4 of a matrix step (no offset).
+    static func matrix34(_ m: [Double]) -> [Float] {
+        [m[0], m[1], m[2], 0, m[3], m[4], m[5], 0, m[6], m[7], m[8], 0].map { Float($0) }
+    }
+}

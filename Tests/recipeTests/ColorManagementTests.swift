@@ -1,0 +1,242 @@
+import Foundation
+import RecipeCodecs
+import RecipeCore
+import Testing
+import TestSupport
+
+/// CIEDE2000 between two sRGB-encoded 8-bit colours (IEC 61966-2-1 curve, sRGB → XYZ D65, Lab with
+/// the D65 white), the formula of Sharma, Wu and Dalal (2005) written out.
+func deltaE2000(_ a: (Int, Int, Int), _ b: (Int, Int, Int)) -> Double {
+    func lab(_ c: (Int, Int, Int)) -> (Double, Double, Double) {
+        func lin(_ v: Int) -> Double {
+            let x = Double(v) / 255
+            return x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4)
+        }
+        let (r, g, bl) = (lin(c.0), lin(c.1), lin(c.2))
+        let x = (0.4124564 * r + 0.3575761 * g + 0.1804375 * bl) / 0.95047
+        let y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * bl
+        let z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * bl) / 1.08883
+        func f(_ t: Double) -> Double { t > 216.0 / 24389 ? cbrt(t) : (24389.0 / 27 * t + 16) / 116 }
+        return (116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z)))
+    }
+    let (l1, a1, b1) = lab(a), (l2, a2, b2) = lab(b)
+    let c1 = (a1 * a1 + b1 * b1).squareRoot(), c2 = (a2 * a2 + b2 * b2).squareRoot()
+    let cMean = (c1 + c2) / 2
+    let g = 0.5 * (1 - (pow(cMean, 7) / (pow(cMean, 7) + pow(25, 7))).squareRoot())
+    let ap1 = (1 + g) * a1, ap2 = (1 + g) * a2
+    let cp1 = (ap1 * ap1 + b1 * b1).squareRoot(), cp2 = (ap2 * ap2 + b2 * b2).squareRoot()
+    func hue(_ b: Double, _ a: Double) -> Double {
+        if a == 0 && b == 0 { return 0 }
+        let h = atan2(b, a) * 180 / .pi
+        return h < 0 ? h + 360 : h
+    }
+    let hp1 = hue(b1, ap1), hp2 = hue(b2, ap2)
+    let dL = l2 - l1, dC = cp2 - cp1
+    var dh = 0.0
+    if cp1 * cp2 != 0 {
+        dh = hp2 - hp1
+        if dh > 180 { dh -= 360 } else if dh < -180 { dh += 360 }
+    }
+    let dH = 2 * (cp1 * cp2).squareRoot() * sin(dh * .pi / 360)
+    let lMean = (l1 + l2) / 2, cpMean = (cp1 + cp2) / 2
+    var hMean = hp1 + hp2
+    if cp1 * cp2 != 0 {
+        if abs(hp1 - hp2) <= 180 { hMean /= 2 } else { hMean = hp1 + hp2 < 360 ? (hMean + 360) / 2 : (hMean - 360) / 2 }
+    }
+    let t = 1 - 0.17 * cos((hMean - 30) * .pi / 180) + 0.24 * cos(2 * hMean * .pi / 180)
+        + 0.32 * cos((3 * hMean + 6) * .pi / 180) - 0.20 * cos((4 * hMean - 63) * .pi / 180)
+    let dTheta = 30 * exp(-pow((hMean - 275) / 25, 2))
+    let rc = 2 * (pow(cpMean, 7) / (pow(cpMean, 7) + pow(25, 7))).squareRoot()
+    let sl = 1 + 0.015 * pow(lMean - 50, 2) / (20 + pow(lMean - 50, 2)).squareRoot()
+    let sc = 1 + 0.045 * cpMean, sh = 1 + 0.015 * cpMean * t
+    let rt = -sin(2 * dTheta * .pi / 180) * rc
+    return (pow(dL / sl, 2) + pow(dC / sc, 2) + pow(dH / sh, 2) + rt * (dC / sc) * (dH / sh)).squareRoot()
+}
+
+/// Colour management against Little CMS itself, through libvips' `icc_transform` (lcms2, the same
+/// relative colorimetric intent, no black-point compensation): the reference is made in the test
+/// from the same file, never our own earlier output.
+@Suite("colour management")
+struct ColorManagementTests: CLITest {
+    /// A file's pixels as 8-bit RGB (16-bit samples rounded, grey repeated), its size, and its ICC profile.
+    func rgb8(_ path: String) throws -> (pixels: [(Int, Int, Int)], width: Int, height: Int, icc: [UInt8]?) {
+        let d = try decodedSamples(path)
+        let values = d.bits == 16 ? d.values.map { ($0 * 255 + 32767) / 65535 } : d.values
+        let colour = d.hasAlpha ? d.channels - 1 : d.channels
+        let pixels = (0..<(d.width * d.height)).map { p in
+            let base = p * d.channels
+            return colour == 1 ? (values[base], values[base], values[base]) : (values[base], values[base + 1], values[base + 2])
+        }
+        return (pixels, d.width, d.height, d.icc)
+    }
+
+    /// Mean and max ΔE2000 between two files of one size.
+    func difference(_ a: String, _ b: String) throws -> (mean: Double, max: Double) {
+        let x = try rgb8(a), y = try rgb8(b)
+        try #require(x.width == y.width && x.height == y.height, "sizes \(x.width)×\(x.height) and \(y.width)×\(y.height)")
+        var sum = 0.0, worst = 0.0
+        for (p, q) in zip(x.pixels, y.pixels) {
+            let e = deltaE2000(p, q)
+            sum += e
+            worst = max(worst, e)
+        }
+        return (sum / Double(x.pixels.count), worst)
+    }
+
+    func vips() -> String? {
+        if let vips = ExternalTool.find("vips") { return vips }
+        testNote("vips not installed: colour comparisons against lcms2 skipped")
+        return nil
+    }
+
+    func run(_ tool: String, _ args: [String]) throws {
+        let r = try ExternalTool.run(tool, args)
+        try #require(r.status == 0, "\(tool) \(args.joined(separator: " ")): \(r.stderr)")
+    }
+
+    static let p3Profile = TestPaths.packageRoot.appendingPathComponent("Tests/RecipeColorTests/Fixtures/broken_iccp_inflated.icc").path
+    static let adobeProfile = TestPaths.packageRoot.appendingPathComponent("Tests/RecipeColorTests/Fixtures/AdobeRGB1998.icc").path
+    static let kodim03 = TestPaths.samples.appendingPathComponent("kodim03.png").path
+
+    /// Our conversion of `photo` to sRGB against vips' (upright and flattened onto white, as ours
+    /// is), as ΔE2000.
+    func toSRGB(_ photo: String, vips: String, in dir: URL, intent: String = "relative") throws -> (mean: Double, max: Double) {
+        let name = (photo as NSString).lastPathComponent
+        let ours = dir.appendingPathComponent("ours-\(name).png").path
+        let r = try recipe(["render", photo, "--profile", "srgb", "-o", ours])
+        #expect(r.status == 0, "\(r.stderr)")
+        let converted = dir.appendingPathComponent("vips-\(name).v").path, reference = dir.appendingPathComponent("vips-\(name).png").path
+        var input = photo
+        if try ImageDecoders.open(photo).info.colorModel.hasAlpha {
+            input = dir.appendingPathComponent("flat-\(name).v").path
+            try run(vips, ["flatten", photo, input, "--background", "255 255 255"])
+        }
+        try run(vips, ["icc_transform", input, converted, "srgb", "--embedded", "--intent", intent])
+        try run(vips, ["autorot", converted, reference])
+        #expect(try rgb8(ours).icc.map { String(decoding: $0[16..<20], as: UTF8.self) } == "RGB ", "\(name): the sRGB output carries an RGB profile")
+        return try difference(ours, reference)
+    }
+
+    @Test("a Display P3 and an Adobe RGB photo (kodim03 converted by vips) convert to sRGB as lcms2 does: mean ΔE2000 ≤ 0.5, max ≤ 2")
+    func madeWideGamut() throws {
+        guard let vips = vips() else { return }
+        let dir = TestPaths.temporaryDirectory("colour")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (label, profile) in [("p3", Self.p3Profile), ("adobe", Self.adobeProfile)] {
+            let photo = dir.appendingPathComponent("kodim03-\(label).png").path
+            try run(vips, ["icc_transform", Self.kodim03, photo, profile, "--input-profile", "srgb", "--intent", "relative"])
+            let (mean, worst) = try toSRGB(photo, vips: vips, in: dir)
+            testNote("kodim03 as \(label) → sRGB vs vips icc_transform: ΔE2000 mean \(String(format: "%.3f", mean)), max \(String(format: "%.2f", worst))")
+            #expect(mean <= 0.5 && worst <= 2, "\(label): mean \(mean), max \(worst)")
+        }
+    }
+
+    /// The files, with the intent vips is asked for: "TIFF RGB" has only a perceptual table
+    /// (A2B0), which lcms2 uses for every intent (transicc -t1 gives our values), while vips
+    /// refuses the relative intent and leaves the pixels unconverted; asked for perceptual, it
+    /// converts through that same table.
+    static let corpusProfiled = [("photos/pil_xmp_test.jpg", "relative"), ("photos/pil_icc_profile_big.jpg", "perceptual"),
+                                 ("photos/pil_xmp_tags_orientation.png", "relative"), ("photos/ljt_monkey16.png", "relative"),
+                                 ("photos/ljt_vgl_5674_0098.png", "relative"), ("photos/jd_ycck.jpg", "relative"),
+                                 ("broken/png_broken_iccp.png", "relative")]
+
+    /// Adobe RGB (1998), TIFF RGB, ColorMatch RGB, sRGB2014 (8 and 16 bits), SWOP CMYK (YCCK) and
+    /// Display P3 (with alpha): every corpus photo whose profile is usable.
+    @Test("every corpus photo with a profile converts to sRGB as lcms2 does: mean ΔE2000 ≤ 0.5, max ≤ 2",
+          arguments: corpusProfiled)
+    func corpus(_ file: String, _ vipsIntent: String) throws {
+        guard let corpus = TestPaths.corpus else {
+            testNote("corpus absent: \(file) skipped")
+            return
+        }
+        guard let vips = vips() else { return }
+        let dir = TestPaths.temporaryDirectory("colour-corpus")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (mean, worst) = try toSRGB(corpus.appendingPathComponent(file).path, vips: vips, in: dir, intent: vipsIntent)
+        testNote("\(file) → sRGB vs vips icc_transform: ΔE2000 mean \(String(format: "%.3f", mean)), max \(String(format: "%.2f", worst))")
+        #expect(mean <= 0.5 && worst <= 2, "\(file): mean \(mean), max \(worst)")
+    }
+
+    @Test("a P3 photo keeps P3 through a recipe by default: its own profile is carried, and its pixels are the sRGB render's colours")
+    func keep() throws {
+        guard let vips = vips() else { return }
+        let dir = TestPaths.temporaryDirectory("colour-keep")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = dir.appendingPathComponent("p3.png").path
+        try run(vips, ["icc_transform", Self.kodim03, photo, Self.p3Profile, "--input-profile", "srgb", "--intent", "relative"])
+        let recipePath = dir.appendingPathComponent("r.recipe.yaml").path
+        try "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - exposure: 0.4\n  - contrast: 1.2\n  - blur: 1\n"
+            .write(toFile: recipePath, atomically: true, encoding: .utf8)
+        let kept = dir.appendingPathComponent("kept.png").path, srgb = dir.appendingPathComponent("srgb.png").path
+        #expect(try recipe(["render", photo, "--recipe", recipePath, "-o", kept]).status == 0)
+        #expect(try recipe(["render", photo, "--recipe", recipePath, "--profile", "srgb", "-o", srgb]).status == 0)
+        #expect(try rgb8(kept).icc == rgb8(photo).icc, "the photo's own profile bytes")
+        let back = dir.appendingPathComponent("kept-as-srgb.png").path
+        try run(vips, ["icc_transform", kept, back, "srgb", "--embedded", "--intent", "relative"])
+        let (mean, worst) = try difference(back, srgb)
+        testNote("P3 kept through a recipe, then to sRGB by vips, vs the recipe rendered to sRGB: ΔE2000 mean \(String(format: "%.3f", mean)), max \(String(format: "%.2f", worst))")
+        // Two 8-bit roundings, one of them in the wider space (a P3 code spans more colour than
+        // an sRGB one): the conversion itself is held to ΔE 2 above, the round trip to 4.
+        #expect(mean <= 0.5 && worst <= 4)
+    }
+
+    @Test("--profile display-p3, adobe-rgb and rec2020 write that space with its profile; lcms2 brings it back to the sRGB original",
+          arguments: ["display-p3", "adobe-rgb", "rec2020"])
+    func outputProfiles(_ name: String) throws {
+        guard let vips = vips() else { return }
+        let dir = TestPaths.temporaryDirectory("colour-out")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.png").path
+        let r = try recipe(["render", Self.kodim03, "--profile", name, "-o", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        let info = try recipe(["info", out])
+        let expected = ["display-p3": "Display P3", "adobe-rgb": "Adobe RGB", "rec2020": "BT.2020"][name]!
+        #expect(String(decoding: info.stdout, as: UTF8.self).contains("colour space: ") && String(decoding: info.stdout, as: UTF8.self).contains(expected), "\(info.stdout)")
+        let back = dir.appendingPathComponent("back.png").path
+        try run(vips, ["icc_transform", out, back, "srgb", "--embedded", "--intent", "relative"])
+        let (mean, worst) = try difference(back, Self.kodim03)
+        testNote("kodim03 → \(name) → sRGB (vips) vs kodim03: ΔE2000 mean \(String(format: "%.3f", mean)), max \(String(format: "%.2f", worst))")
+        // A round trip through 8 bits in a wider space (Rec. 2020's codes are the coarsest): ΔE 4.
+        #expect(mean <= 0.5 && worst <= 4)
+    }
+
+    /// The damage policy for colour: a warning naming the file and the problem, the photo
+    /// rendered as sRGB, and no profile the pixels are not in.
+    @Test("damaged or mismatched profiles render as sRGB with a warning naming the file, and the output carries no profile",
+          arguments: ["broken/jd_icc_chunk_count_mismatch.jpeg", "broken/jd_icc_chunk_order.jpeg", "jpeg/moz_jpg-srgb-icc.jpg"])
+    func damaged(_ fixture: String) throws {
+        let dir = TestPaths.temporaryDirectory("colour-bad")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = TestPaths.fixture(fixture)
+        let out = dir.appendingPathComponent("out.png").path
+        let r = try recipe(["render", photo, "--profile", "srgb", "-o", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains(photo) && r.stderr.contains("warning"), "\(r.stderr)")
+        #expect(try rgb8(out).icc == nil, "\(fixture): a profile its pixels are not in")
+    }
+
+    @Test("a CMYK photo without a profile renders with a warning that its colours are approximate")
+    func cmykWithoutProfile() throws {
+        let dir = TestPaths.temporaryDirectory("colour-cmyk")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.png").path
+        let r = try recipe(["render", TestPaths.fixture("jpeg/moz_jpg-cmyk-1.jpg"), "-o", out])
+        #expect(r.status == 0 && r.stderr.contains("CMYK") && r.stderr.contains("approximate"), "\(r.stderr)")
+    }
+
+    @Test("recipe info names the colour space, its profile class and whether it is wide gamut; explain shows the conversions")
+    func visible() throws {
+        guard let vips = vips() else { return }
+        let dir = TestPaths.temporaryDirectory("colour-info")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = dir.appendingPathComponent("p3.png").path
+        try run(vips, ["icc_transform", Self.kodim03, photo, Self.p3Profile, "--input-profile", "srgb"])
+        let info = try recipe(["info", photo])
+        #expect(String(decoding: info.stdout, as: UTF8.self).contains("colour space: Display P3 (ICC v4.0 display profile, rgb, wide gamut)"), "\(info.stdout)")
+        let recipePath = dir.appendingPathComponent("r.recipe.yaml").path
+        try "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - contrast: 1.2\n".write(toFile: recipePath, atomically: true, encoding: .utf8)
+        let explain = try recipe(["explain", recipePath, "--photo", photo, "--profile", "srgb"])
+        #expect(String(decoding: explain.stdout, as: UTF8.self).contains("colour: Display P3 in, sRGB out"), "\(explain.stdout)")
+        #expect(String(decoding: explain.stdout, as: UTF8.self).contains("← colour: Display P3 → working space"), "\(explain.stdout)")
+    }
+}
