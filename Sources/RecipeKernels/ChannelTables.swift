@@ -4,7 +4,7 @@
 /// instead of running each step's arithmetic (the sRGB curves alone, vectorised, were a third of
 /// a black-and-white render once samples crossed stages as floats).
 ///
-/// The nodes are log-spaced, as floats themselves are: 512 per octave from 2⁻²² to 16, indexed by
+/// The nodes are log-spaced, as floats themselves are: 512 per octave from 2⁻³⁰ to 16, indexed by
 /// the value's exponent and top mantissa bits, so the linear interpolation between two nodes is
 /// the lower mantissa bits' fraction and a cell is 1/512 of its value wide. On a power curve that
 /// keeps the relative error under 2e-6 at any brightness (0.1 of a 16-bit step at white); a run
@@ -12,7 +12,7 @@
 /// it, by up to 5e-5 (a uniform table of the same size loses
 /// the shadows, where x^(1/2.4) is steep). Negative values have nodes of their own (a contrast
 /// or a white balance pushes dark pixels below 0, and the curves of an extended working space go
-/// on there). Zero is a node of its own; other values under 2⁻²² in magnitude (a power curve is
+/// on there). Zero is a node of its own; other values under 2⁻³⁰ in magnitude (a power curve is
 /// steepest there), values from 16 up, and NaN go through the steps themselves.
 ///
 /// ```swift
@@ -21,9 +21,9 @@
 /// ```
 public struct ChannelTables: Sendable {
     static let perOctave = 512
-    static let octaves = 26
-    /// 2⁻²², the first log-spaced node.
-    static let lowest: Float = 0x1p-22
+    static let octaves = 34
+    /// 2⁻³⁰, the first log-spaced node (a matrix leaves values of 1e-8 beside black).
+    static let lowest: Float = 0x1p-30
     static let highest: Float = 16
     /// Entries per sign: f(0), the log-spaced nodes, and f(16).
     static let entries = 2 + perOctave * octaves
@@ -76,7 +76,7 @@ public struct ChannelTables: Sendable {
                     // Octave from the exponent, node from the top 9 mantissa bits, fraction from
                     // the other 14; negative values from the second half.
                     let sign = (raw32 &>> 31) &* U(repeating: UInt32(Self.entries))
-                    let index = ((((bits &>> 23) &- U(repeating: 127 - 22)) &<< 9) | ((bits &>> 14) & 0x1FF)) &+ sign
+                    let index = ((((bits &>> 23) &- U(repeating: 127 - 30)) &<< 9) | ((bits &>> 14) & 0x1FF)) &+ sign
                     // The 14 low bits as the mantissa of a float in [1, 2): 1 + fraction.
                     let fraction = unsafeBitCast(((bits & 0x3FFF) &<< 9) | 0x3F80_0000, to: V.self) - 1
                     var low = V(), high = V()
@@ -107,7 +107,7 @@ public struct ChannelTables: Sendable {
         let half = base + (v.sign == .minus ? Self.entries : 0)
         if magnitude >= Self.lowest && magnitude < Self.highest {
             let bits = magnitude.bitPattern
-            let octave: UInt32 = (bits >> 23) - (127 - 22)
+            let octave: UInt32 = (bits >> 23) - (127 - 30)
             let i = Int((octave << 9) | ((bits >> 14) & 0x1FF)) + 1
             let fraction = Float(bits & 0x3FFF) / 16384
             return half[i] + (half[i + 1] - half[i]) * fraction

@@ -167,6 +167,56 @@ public struct PointProgram: Sendable {
     /// floats runs them.
     let headTables: ChannelTables?
     let tailTables: ChannelTables?
+    /// `body` as it runs: its runs of per-channel steps that cost more than a multiply (the sRGB
+    /// curves, powers, tone curves…) as tables, one lookup a sample. A colour conversion's matrix
+    /// starts the body of a Display P3 photo's pass, so the recipe's conversions and tone steps
+    /// after it land here rather than in the load table (the 5-op chain on a P3 photo ran two
+    /// vectorised sRGB curves a sample: 2.8× the sRGB photo's time).
+    let bodyRuns: [BodyRun]
+
+    /// One piece of the body: a step, or a run of per-channel steps as tables.
+    enum BodyRun: Sendable {
+        case step(PointStep)
+        case tables(ChannelTables)
+    }
+
+    /// `body` with its costly per-channel runs as tables.
+    static func bodyRuns(_ body: [PointStep]) -> [BodyRun] {
+        var out: [BodyRun] = []
+        var run: [PointStep] = []
+        func flush() {
+            if run.contains(where: isCostly) { out.append(.tables(ChannelTables(steps: run))) } else { out += run.map { .step($0) } }
+            run = []
+        }
+        for step in body {
+            if isPerChannel(step) { run.append(step); continue }
+            flush()
+            out.append(.step(step))
+        }
+        flush()
+        return out
+    }
+
+    /// Per-channel steps whose arithmetic costs more than a table lookup (a diagonal matrix, a clip
+    /// or a straight levels do not).
+    static func isCostly(_ step: PointStep) -> Bool {
+        switch step {
+        case .toLinear, .toEncoded, .power, .sigmoid, .curves, .lut: true
+        case .levels(_, _, let inverseGamma, _, _): inverseGamma != 1
+        default: false
+        }
+    }
+
+    /// Runs the body on a tile.
+    @inline(__always)
+    func runBody(_ planes: UnsafeMutablePointer<Float>, _ n: Int, x: Int, y: Int) {
+        for piece in bodyRuns {
+            switch piece {
+            case .step(let step): Self.apply(step, planes, n, x: x, y: y)
+            case .tables(let tables): tables.apply(planes, count: n, tile: Self.tile)
+            }
+        }
+    }
 
     /// `tables: false` skips building the load and store tables (about 200,000 evaluations of the
     /// tail steps): for programs only ever `apply`d to floats, as the unfused plan's are.
@@ -179,6 +229,7 @@ public struct PointProgram: Sendable {
         self.tail = tail
         headTables = head.isEmpty ? nil : ChannelTables(steps: head)
         tailTables = tail.isEmpty ? nil : ChannelTables(steps: tail)
+        bodyRuns = tables ? Self.bodyRuns(body) : body.map { .step($0) }
         guard tables else {
             loadTable = []
             self.storeTable = []
@@ -233,6 +284,16 @@ public struct PointProgram: Sendable {
         storeClampSafe = program.storeClampSafe
         headTables = program.headTables
         tailTables = program.tailTables
+        // Positional steps are never per-channel: the tables stay, the steps are laid out.
+        var next = body.makeIterator()
+        bodyRuns = program.bodyRuns.map { piece in
+            switch piece {
+            case .step: return .step(next.next()!)
+            case .tables(let t):
+                for _ in t.steps { _ = next.next() }
+                return .tables(t)
+            }
+        }
     }
 
     /// Steps that treat each channel on its own (so a table per channel can stand for them).
@@ -302,7 +363,7 @@ public struct PointProgram: Sendable {
                 }
             }
             if from != .uint8 { headTables?.apply(planes, count: n, tile: Self.tile) }
-            for step in body { Self.apply(step, planes, n, x: start, y: y) }
+            runBody(planes, n, x: start, y: y)
             if to != .uint8 { tailTables?.apply(planes, count: n, tile: Self.tile) }
             switch to {
             case .uint8:
@@ -347,7 +408,7 @@ public struct PointProgram: Sendable {
                         g[i] = l[256 + Int(source[3 * i + 1])]
                         b[i] = l[512 + Int(source[3 * i + 2])]
                     }
-                    for step in body { Self.apply(step, planes, n, x: start, y: y) }
+                    runBody(planes, n, x: start, y: y)
                     self.store(store.baseAddress!, planes, n, px)
                     start += n
                 }
