@@ -153,6 +153,13 @@ extension ColorProfile {
         guard cmsSaveProfileToMem(h, nil, &size) != 0, size > 0 else { return nil }
         var bytes = [UInt8](repeating: 0, count: Int(size))
         guard cmsSaveProfileToMem(h, &bytes, &size) != 0 else { return nil }
-        return try? ColorProfile(icc: Array(bytes.prefix(Int(size))))
+        bytes = Array(bytes.prefix(Int(size)))
+        // lcms2 stamps the creation time into the header (bytes 24–35): a fixed date instead, so
+        // a render's output bytes do not depend on when the process started (the profile ID, bytes
+        // 84–99, is left zero: "not computed").
+        let fixedDate: [UInt8] = [0x07, 0xEA, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0]  // 2026-01-01 00:00:00
+        bytes.replaceSubrange(24..<36, with: fixedDate)
+        precondition(bytes[84..<100].allSatisfy { $0 == 0 }, "lcms2 wrote a profile ID")
+        return try? ColorProfile(icc: bytes)
     }
 }

@@ -215,6 +215,52 @@ struct ColorManagementTests: CLITest {
         #expect(try rgb8(out).icc == nil, "\(fixture): a profile its pixels are not in")
     }
 
+    /// (Also across runs: the built-in profiles an output carries have a fixed creation date.)
+    @Test("a P3 photo through a recipe gives the same bytes on 1, 2 and 3 threads, to sRGB and kept")
+    func threads() throws {
+        guard let vips = vips() else { return }
+        let dir = TestPaths.temporaryDirectory("colour-threads")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = dir.appendingPathComponent("p3.png").path
+        try run(vips, ["icc_transform", Self.kodim03, photo, Self.p3Profile, "--input-profile", "srgb"])
+        let recipePath = dir.appendingPathComponent("r.recipe.yaml").path
+        try "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - contrast: 1.2\n  - sharpen: 0.6\n  - vignette: 0.3\n"
+            .write(toFile: recipePath, atomically: true, encoding: .utf8)
+        for profile in ["srgb", "keep"] {
+            var outputs: [Data] = []
+            for threads in [1, 2, 3] {
+                let out = dir.appendingPathComponent("t\(threads)-\(profile).jpg").path
+                #expect(try recipe(["render", photo, "--recipe", recipePath, "--profile", profile, "--threads", "\(threads)", "-o", out]).status == 0)
+                outputs.append(try Data(contentsOf: URL(fileURLWithPath: out)))
+            }
+            #expect(outputs[0] == outputs[1] && outputs[0] == outputs[2], "\(profile): bytes differ by thread count")
+        }
+    }
+
+    @Test("a recipe's `output: {profile: srgb}` converts its renders; --profile on the command line wins; a wrong word is R209 with a fix")
+    func recipeOutput() throws {
+        guard let vips = vips() else { return }
+        let dir = TestPaths.temporaryDirectory("colour-output")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = dir.appendingPathComponent("p3.png").path
+        try run(vips, ["icc_transform", Self.kodim03, photo, Self.p3Profile, "--input-profile", "srgb"])
+        let web = dir.appendingPathComponent("web.recipe.yaml").path
+        try "format: dev.recipe.edit\nversion: 1.1\noutput: {profile: srgb}\nstages:\n  - contrast: 1.1\n"
+            .write(toFile: web, atomically: true, encoding: .utf8)
+        let converted = dir.appendingPathComponent("web.png").path, kept = dir.appendingPathComponent("kept.png").path
+        #expect(try recipe(["render", photo, "--recipe", web, "-o", converted]).status == 0)
+        #expect(try recipe(["render", photo, "--recipe", web, "--profile", "keep", "-o", kept]).status == 0)
+        func space(_ path: String) throws -> String { String(decoding: try recipe(["info", path]).stdout, as: UTF8.self) }
+        let convertedInfo = try space(converted), keptInfo = try space(kept)
+        #expect(convertedInfo.contains("colour space: sRGB"), "\(convertedInfo)")
+        #expect(keptInfo.contains("colour space: Display P3"), "\(keptInfo)")
+        let bad = dir.appendingPathComponent("bad.recipe.yaml").path
+        try "format: dev.recipe.edit\nversion: 1.1\noutput: {profile: srbg}\nstages: []\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let r = try recipe(["check", bad])
+        let said = String(decoding: r.stdout, as: UTF8.self) + r.stderr
+        #expect(r.status == 1 && said.contains("R209") && said.contains("did you mean `srgb`?"), "\(said)")
+    }
+
     @Test("a CMYK photo without a profile renders with a warning that its colours are approximate")
     func cmykWithoutProfile() throws {
         let dir = TestPaths.temporaryDirectory("colour-cmyk")

@@ -96,6 +96,15 @@ public enum SchemaDocument {
                                  ("properties", .object([("default", .object([])), ("doc", .object([("type", "string")]))]))]),
                     ])])),
                 ])),
+                ("output", .object([
+                    ("description", "the colour the recipe's renders are written in, unless the command line says otherwise"),
+                    ("type", "object"), ("additionalProperties", false),
+                    ("properties", .object([
+                        ("profile", .object([("enum", .array(["keep", "srgb", "display-p3", "adobe-rgb", "rec2020"])),
+                                             ("description", "keep: the photo's own colour space")])),
+                        ("intent", .object([("enum", .array(["perceptual", "relative", "saturation", "absolute"]))])),
+                    ])),
+                ])),
                 ("stages", .object([("type", .array(["array", "null"])), ("items", .object([("$ref", "#/$defs/stage")]))])),
             ])),
             ("$defs", .object(defs)),

@@ -15,7 +15,7 @@ import RecipeOps
 public enum RecipePrinter {
     /// Keys of a stage in print order; the op goes where `op` stands.
     static let stageKeyOrder = ["id", "input", "enabled", "op", "mask", "note"]
-    static let topLevelOrder = ["format", "version", "note", "original", "params", "stages"]
+    static let topLevelOrder = ["format", "version", "note", "original", "params", "output", "stages"]
     static let maxFlowWidth = 100
 
     /// The canonical text, or nil when the recipe has errors (fmt never guesses at a broken file).
@@ -83,6 +83,9 @@ public enum RecipePrinter {
                     add(Element(depth: 0, indent: 0, head: "version: \(pair.value.scalar ?? "")", sourceStart: start, sourceEnd: end, keepsBlank: true))
                 case "original":
                     add(Element(depth: 0, indent: 0, head: "original: " + orderedFlow(pair.value, ["file", "sha256", "size"]),
+                                sourceStart: start, sourceEnd: end, keepsBlank: true))
+                case "output":
+                    add(Element(depth: 0, indent: 0, head: "output: " + orderedFlow(pair.value, ["profile", "intent"]),
                                 sourceStart: start, sourceEnd: end, keepsBlank: true))
                 default:
                     let text = key == "note" ? noteText(pair.value) : genericText(pair.value)

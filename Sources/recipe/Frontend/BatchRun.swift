@@ -28,8 +28,9 @@ struct BatchRun {
     var decode = DecodeOptions()
     var jpeg = JPEGOptions()
     var png = PNGOptions()
-    var profile = OutputProfile.keep
-    var intent = RenderingIntent.relative
+    /// `--profile` / `--intent` (nil: the recipes' `output:`, else keep / relative).
+    var profile: OutputProfile?
+    var intent: RenderingIntent?
     var fuse = true
     var withSidecars = false
     var onlyEdited = false
@@ -181,7 +182,7 @@ struct BatchRun {
     var baseKey: String {
         let settingsKey = "engine-settings\nformat \(format.rawValue)\nsize \(size)\nquality \(jpeg.quality)\nsubsampling \(jpeg.subsampling)\n"
             + "progressive \(jpeg.progressive)\noptimize \(jpeg.optimizeCoding)\npng \(png.compressionLevel)\n"
-            + (profile == .keep && intent == .relative ? "" : "profile \(profile)\nintent \(intent.rawValue)\n")
+            + (profile == nil && intent == nil ? "" : "profile \(profile?.description ?? "-")\nintent \(intent?.rawValue ?? "-")\n")
             + "damaged \(decode.allowDamaged)\nmax-pixels \(decode.maxPixels)\nfuse \(fuse)\n"
         return settingsKey + chain.key
     }
@@ -275,8 +276,8 @@ struct RenderContext: Sendable {
     var decode: DecodeOptions
     var jpeg: JPEGOptions
     var png: PNGOptions
-    var profile: OutputProfile
-    var intent: RenderingIntent
+    var profile: OutputProfile?
+    var intent: RenderingIntent?
     var fuse: Bool
     var threads: Int
     var freshness: Freshness
@@ -353,8 +354,7 @@ struct RenderContext: Sendable {
         job.decode = decode
         job.jpeg = jpeg
         job.png = png
-        job.profile = profile
-        job.intent = intent
+        (job.profile, job.intent) = RecipePlanning.output(profile, intent, recipe: chain.output)
         // Below a megapixel, handing strips between threads costs more than it saves (3× slower
         // at 160 px, measured); the bytes are the same either way.
         let pixels = planned.sourceSize.map { $0.width * $0.height } ?? Int.max

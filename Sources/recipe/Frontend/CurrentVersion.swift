@@ -29,10 +29,10 @@ struct CurrentVersionOptions: ParsableArguments {
     var quality: Int = 90
 
     @Option(help: ArgumentHelp("The output's colours: keep (the photo's own), srgb, display-p3, adobe-rgb, rec2020, or an RGB ICC file.", valueName: "profile"))
-    var profile: OutputProfile = .keep
+    var profile: OutputProfile?
 
     @Option(help: ArgumentHelp("Rendering intent of colour conversions: perceptual, relative, saturation or absolute.", valueName: "intent"))
-    var intent: RenderingIntent = .relative
+    var intent: RenderingIntent?
 
     @Option(help: ArgumentHelp("Threads to render with (default: the cores).", valueName: "n"))
     var threads: Int = RenderJob.defaultThreads
@@ -73,8 +73,8 @@ enum SidecarRender {
         var threads = RenderJob.defaultThreads
         var fuse = true
         var allowDamaged = false
-        var profile = OutputProfile.keep
-        var intent = RenderingIntent.relative
+        var profile: OutputProfile?
+        var intent: RenderingIntent?
     }
 
     @discardableResult
@@ -83,7 +83,7 @@ enum SidecarRender {
         let passThrough = sidecar.checked.graph.map { $0.nodes.count == 1 } ?? false
         let sourceFormat = ImageFileFormat.sniff(try InputFile.prefix(source, count: 8))
         let sameFormat = sourceFormat != nil && sourceFormat == ImageFileFormat(pathExtension: output)
-        if passThrough, options.size == .full, sameFormat, options.profile == .keep {
+        if passThrough, options.size == .full, sameFormat, options.profile == nil || options.profile == .keep {
             try copy(source, to: output)
             return source
         }
@@ -91,8 +91,8 @@ enum SidecarRender {
         job.decode = DecodeOptions(maxPixels: DecodeOptions.defaultMaxPixels, allowDamaged: options.allowDamaged)
         job.jpeg = JPEGOptions(quality: options.quality)
         job.threads = options.threads
-        job.profile = options.profile
-        job.intent = options.intent
+        job.profile = options.profile ?? .keep
+        job.intent = options.intent ?? .relative
         if !passThrough {
             let render = try RecipePlanning.render(recipe: sidecar.path, photo: source, size: options.size, overrides: [:],
                                                    fuse: options.fuse, text: sidecar.text, profile: options.profile, intent: options.intent)

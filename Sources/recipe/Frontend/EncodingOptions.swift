@@ -19,11 +19,11 @@ struct EncodingOptions: ParsableArguments {
     @Option(help: "PNG zlib compression level, 0-9.")
     var pngCompression: Int = 6
 
-    @Option(help: ArgumentHelp("The output's colours: keep (the photo's own), srgb, display-p3, adobe-rgb, rec2020, or an RGB ICC file; the file carries the profile its pixels are in.", valueName: "profile"))
-    var profile: OutputProfile = .keep
+    @Option(help: ArgumentHelp("The output's colours: keep (the photo's own), srgb, display-p3, adobe-rgb, rec2020, or an RGB ICC file; the file carries the profile its pixels are in (default: the recipe's `output:`, else keep).", valueName: "profile"))
+    var profile: OutputProfile?
 
-    @Option(help: ArgumentHelp("Rendering intent of colour conversions: perceptual, relative (relative colorimetric), saturation or absolute.", valueName: "intent"))
-    var intent: RenderingIntent = .relative
+    @Option(help: ArgumentHelp("Rendering intent of colour conversions: perceptual, relative (relative colorimetric), saturation or absolute (default: the recipe's `output:`, else relative).", valueName: "intent"))
+    var intent: RenderingIntent?
 
     func validate() throws {
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }

@@ -30,6 +30,8 @@ struct RecipeChain: Sendable {
     }
 
     var links: [Link]
+    /// The recipes' `output:` settings, a later recipe's winning.
+    var output = CheckedRecipe.Output()
     /// Plans already made, by source size (without a sidecar the plan depends on nothing else):
     /// a batch of photos of a few sizes builds each plan's tables once, not per photo.
     let cache = PlanCache()
@@ -43,6 +45,7 @@ struct RecipeChain: Sendable {
     /// errors, is foreign, or when a `--set` names a param no recipe declares.
     static func load(_ paths: [String], overrides: [String: String]) throws -> RecipeChain {
         var links: [Link] = []
+        var output = CheckedRecipe.Output()
         var declared = Set<String>()
         var broken = false
         for path in paths {
@@ -64,7 +67,13 @@ struct RecipeChain: Sendable {
                 continue
             }
             // The graph's signature is the recipe's meaning: formatting, comments and notes do not change it.
-            var key = "recipe\n" + final.graph!.signature + "files\n"
+            if let said = final.output {
+                output.profile = said.profile ?? output.profile
+                output.intent = said.intent ?? output.intent
+            }
+            var key = "recipe\n" + final.graph!.signature
+            if let said = final.output { key += "output \(said.profile ?? "-") \(said.intent ?? "-")\n" }
+            key += "files\n"
             for file in Self.referencedFiles(final) {
                 let resolved = file.hasPrefix("/") ? file : Paths.join(Paths.folder(of: path), file)
                 let digest = (try? ContentHash.file(resolved).sha256) ?? "missing"
@@ -75,7 +84,7 @@ struct RecipeChain: Sendable {
         let unknown = overrides.keys.filter { !declared.contains($0) }.sorted()
         for name in unknown { Console.error("--set \(name): no recipe given declares a param `\(name)`") }
         if broken || !unknown.isEmpty { throw CommandFailure(exitCode: 2) }
-        return RecipeChain(links: links)
+        return RecipeChain(links: links, output: output)
     }
 
     /// The files (LUTs) a recipe's stages name, as written.
@@ -96,15 +105,16 @@ struct RecipeChain: Sendable {
     /// The render of `source` (the photo, or a sidecar's frozen base pixels): the sidecar's
     /// stages first when given, then each recipe, planned together so that a display size scales
     /// the whole chain to the final output.
-    func plan(source: String, sidecar: Sidecar?, size: RenderSize, fuse: Bool, profile: OutputProfile = .keep,
-              intent: RenderingIntent = .relative) throws(Failure) -> PlannedRender {
+    func plan(source: String, sidecar: Sidecar?, size: RenderSize, fuse: Bool, profile: OutputProfile? = nil,
+              intent: RenderingIntent? = nil) throws(Failure) -> PlannedRender {
         guard let decoder = try? ImageDecoders.open(source) else {
             // The render itself reports why the photo cannot be read.
             return PlannedRender(stages: [], sourceSize: nil)
         }
         let photo = PhotoGeometry(decoder.info, supported: decoder.supportedScaleDenominators)
         let color: PhotoColor
-        do { color = try PhotoColor(photo: source, info: decoder.info, output: profile, intent: intent) } catch {
+        let chosen = RecipePlanning.output(profile, intent, recipe: output)
+        do { color = try PhotoColor(photo: source, info: decoder.info, output: chosen.profile, intent: chosen.intent) } catch {
             throw Failure(description: "\(error)")
         }
         let upright = photo.upright

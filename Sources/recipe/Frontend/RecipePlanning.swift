@@ -64,16 +64,15 @@ enum RecipePlanning {
     /// scale: the photo decoded smaller, px lengths scaled, positional kernels laid out on the
     /// smaller canvas).
     static func render(recipe: String, photo: String, size: RenderSize, overrides: [String: String], fuse: Bool,
-                       text: String? = nil, profile: OutputProfile = .keep, intent: RenderingIntent = .relative) throws -> PlannedRender {
+                       text: String? = nil, profile: OutputProfile? = nil, intent: RenderingIntent? = nil) throws -> PlannedRender {
         var options = CheckOptions()
         options.overrides = overrides
         if text != nil { options.limits.maxBytes = Sidecar.maxBytes }
         var photoGeometry: PhotoGeometry?
-        var color: PhotoColor?
-        if let decoder = try? ImageDecoders.open(photo) {
+        let decoder = try? ImageDecoders.open(photo)
+        if let decoder {
             photoGeometry = PhotoGeometry(decoder.info, supported: decoder.supportedScaleDenominators)
             options.sourceSize = CanvasSize(width: photoGeometry!.upright.width, height: photoGeometry!.upright.height)
-            color = try PhotoColor(photo: photo, info: decoder.info, output: profile, intent: intent)
         }
         // A sidecar's text comes already read (and edited); a recipe file is read here.
         let checked = text.map { RecipeChecker.check(SourceFile(path: recipe, text: $0), options: options) }
@@ -83,6 +82,9 @@ enum RecipePlanning {
             if checked.isForeign { Console.error("\(recipe): foreign adjustment data; this build cannot render it") }
             throw CommandFailure(exitCode: 1)
         }
+        // The command line's colour choice, else the recipe's `output:`, else keep / relative.
+        let chosen = output(profile, intent, recipe: checked.output)
+        let color = try decoder.map { try PhotoColor(photo: photo, info: $0.info, output: chosen.profile, intent: chosen.intent) }
         do {
             var planned = try plan(graph, size: size, fuse: fuse, readFile: fileReader(for: recipe), photo: photoGeometry,
                                    color: color.map { colorEnds($0, graph) } ?? ColorEndpoints())
@@ -119,6 +121,14 @@ enum RecipePlanning {
         let (fullPlan, _) = try Planner.plan(graph, fuse: fuse, scale: 1, readFile: readFile, color: color)
         return PlannedRender(stages: stages(of: fullPlan), sourceSize: fullPlan.sourceSize.map { ($0.width, $0.height) },
                              finalSize: target)
+    }
+
+    /// `--profile` and `--intent` when given, else the recipe's `output:` settings, else keep and
+    /// relative colorimetric.
+    static func output(_ profile: OutputProfile?, _ intent: RenderingIntent?, recipe: CheckedRecipe.Output?)
+        -> (profile: OutputProfile, intent: RenderingIntent) {
+        (profile ?? recipe?.profile.flatMap(OutputProfile.init(argument:)) ?? .keep,
+         intent ?? recipe?.intent.flatMap(RenderingIntent.init(rawValue:)) ?? .relative)
     }
 
     /// The conversions a render of `graph` needs: none when the graph does nothing and the output

@@ -32,24 +32,21 @@ struct Explain: ParsableCommand {
     var noFuse = false
 
     @Option(help: ArgumentHelp("With --photo: the output's colours (keep, srgb, display-p3, adobe-rgb, rec2020 or an RGB ICC file), to show the conversions the plan gets.", valueName: "profile"))
-    var profile: OutputProfile = .keep
+    var profile: OutputProfile?
 
     @Option(help: ArgumentHelp("With --photo: the rendering intent of the conversions.", valueName: "intent"))
-    var intent: RenderingIntent = .relative
+    var intent: RenderingIntent?
 
     func run() throws {
         var options = CheckOptions()
         options.overrides = try parseOverrides(overrides)
         var color = ColorEndpoints()
+        var info: ImageInfo?
         if let photo {
             let decoder = try ImageDecoders.open(photo)
             let s = decoder.info.uprightSize
             options.sourceSize = CanvasSize(width: s.width, height: s.height)
-            let photoColor = try PhotoColor(photo: photo, info: decoder.info, output: profile, intent: intent)
-            Console.warnings(photoColor.warnings)
-            color = photoColor.endpoints
-            print("colour: \(photoColor.sourceName) in, \(photoColor.outputName) out"
-                  + (photoColor.converts ? "; the plan converts at its ends" : "; nothing to convert"))
+            info = decoder.info
         } else if let size {
             let parts = size.lowercased().split(separator: "x")
             guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 1_000_000, h <= 1_000_000 else {
@@ -60,6 +57,14 @@ struct Explain: ParsableCommand {
         let checked = RecipeChecker.load(path: recipe, options: options)
         for d in checked.diagnostics { Console.printError(DiagnosticPrinter.render(d, source: checked.file)) }
         guard let graph = checked.graph else { throw CommandFailure(exitCode: 1) }
+        if let photo, let info {
+            let chosen = RecipePlanning.output(profile, intent, recipe: checked.output)
+            let photoColor = try PhotoColor(photo: photo, info: info, output: chosen.profile, intent: chosen.intent)
+            Console.warnings(photoColor.warnings)
+            color = RecipePlanning.colorEnds(photoColor, graph)
+            print("colour: \(photoColor.sourceName) in, \(photoColor.outputName) out"
+                  + (color.converts ? "; the plan converts at its ends" : "; nothing to convert"))
+        }
         print(dot ? GraphText.dot(graph, title: recipe) : GraphText.text(graph, checked: checked), terminator: "")
         if dot { return }
         do {

@@ -94,8 +94,8 @@ struct Render: ParsableCommand {
         job.decode = DecodeOptions(maxPixels: maxPixels, allowDamaged: allowDamaged)
         job.jpeg = encoding.jpeg
         job.png = encoding.png
-        job.profile = encoding.profile
-        job.intent = encoding.intent
+        job.profile = encoding.profile ?? .keep
+        job.intent = encoding.intent ?? .relative
         job.threads = singleThread ? 1 : threads
         if let recipe {
             let render = try RecipePlanning.render(recipe: recipe, photo: photo, size: size, overrides: try parseOverrides(overrides), fuse: !noFuse,
