@@ -98,6 +98,13 @@ struct ColorManagementTests: CLITest {
     static let adobeProfile = TestPaths.packageRoot.appendingPathComponent("Tests/RecipeColorTests/Fixtures/AdobeRGB1998.icc").path
     static let kodim03 = TestPaths.samples.appendingPathComponent("kodim03.png").path
 
+    /// kodim03 converted to Display P3 by vips (lcms2, relative), with the P3 profile embedded.
+    func p3Photo(_ vips: String, in dir: URL) throws -> String {
+        let photo = dir.appendingPathComponent("p3.png").path
+        try run(vips, ["icc_transform", Self.kodim03, photo, Self.p3Profile, "--input-profile", "srgb", "--intent", "relative"])
+        return photo
+    }
+
     /// Our conversion of `photo` to sRGB against vips' (upright and flattened onto white, as ours
     /// is), as ΔE2000.
     func toSRGB(_ photo: String, vips: String, in dir: URL, intent: String = "relative") throws -> (mean: Double, max: Double) {
@@ -162,8 +169,7 @@ struct ColorManagementTests: CLITest {
         guard let vips = vips() else { return }
         let dir = TestPaths.temporaryDirectory("colour-keep")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let photo = dir.appendingPathComponent("p3.png").path
-        try run(vips, ["icc_transform", Self.kodim03, photo, Self.p3Profile, "--input-profile", "srgb", "--intent", "relative"])
+        let photo = try p3Photo(vips, in: dir)
         let recipePath = dir.appendingPathComponent("r.recipe.yaml").path
         try "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - exposure: 0.4\n  - contrast: 1.2\n  - blur: 1\n"
             .write(toFile: recipePath, atomically: true, encoding: .utf8)
@@ -221,8 +227,7 @@ struct ColorManagementTests: CLITest {
         guard let vips = vips() else { return }
         let dir = TestPaths.temporaryDirectory("colour-threads")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let photo = dir.appendingPathComponent("p3.png").path
-        try run(vips, ["icc_transform", Self.kodim03, photo, Self.p3Profile, "--input-profile", "srgb"])
+        let photo = try p3Photo(vips, in: dir)
         let recipePath = dir.appendingPathComponent("r.recipe.yaml").path
         try "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - contrast: 1.2\n  - sharpen: 0.6\n  - vignette: 0.3\n"
             .write(toFile: recipePath, atomically: true, encoding: .utf8)
@@ -242,8 +247,7 @@ struct ColorManagementTests: CLITest {
         guard let vips = vips() else { return }
         let dir = TestPaths.temporaryDirectory("colour-output")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let photo = dir.appendingPathComponent("p3.png").path
-        try run(vips, ["icc_transform", Self.kodim03, photo, Self.p3Profile, "--input-profile", "srgb"])
+        let photo = try p3Photo(vips, in: dir)
         let web = dir.appendingPathComponent("web.recipe.yaml").path
         try "format: dev.recipe.edit\nversion: 1.1\noutput: {profile: srgb}\nstages:\n  - contrast: 1.1\n"
             .write(toFile: web, atomically: true, encoding: .utf8)
@@ -275,8 +279,7 @@ struct ColorManagementTests: CLITest {
         guard let vips = vips() else { return }
         let dir = TestPaths.temporaryDirectory("colour-info")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let photo = dir.appendingPathComponent("p3.png").path
-        try run(vips, ["icc_transform", Self.kodim03, photo, Self.p3Profile, "--input-profile", "srgb"])
+        let photo = try p3Photo(vips, in: dir)
         let info = try recipe(["info", photo])
         #expect(String(decoding: info.stdout, as: UTF8.self).contains("colour space: Display P3 (ICC v4.0 display profile, rgb, wide gamut)"), "\(info.stdout)")
         let recipePath = dir.appendingPathComponent("r.recipe.yaml").path
