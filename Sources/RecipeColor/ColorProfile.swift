@@ -1,5 +1,8 @@
 internal import CLCMS2
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An ICC colour profile, opened and checked by lcms2: an RGB, gray or CMYK colour space that can
 /// be read with the relative colorimetric intent. The bytes are kept, so the profile can be
@@ -102,8 +105,11 @@ public final class ColorProfile: @unchecked Sendable {
 
     /// Whether pixels in this profile are already sRGB, so need no conversion at all: an RGB
     /// matrix-shaper (no tables, for the relative intent) whose D50 colorants match sRGB's within
-    /// 2e-3 each and whose three tone curves match the sRGB curve within 2/65535 at 4096 points of
-    /// [0, 1] (on the 16-bit grid, where lcms2 evaluates tabulated curves).
+    /// 2e-3 each and whose three tone curves, encoded back through the sRGB curve, stay within half
+    /// an 8-bit step (0.5/255) of the identity at 4096 points of [0, 1] (on the 16-bit grid, where
+    /// lcms2 evaluates tabulated curves). The compact sRGB profiles phones and web services embed
+    /// ("c2": a 26-point curve, 0.44/255 off) are sRGB; converting through them would rewrite
+    /// every sRGB photo's samples by a fraction of a step and cost a colour transform a pixel.
     ///
     /// ```swift
     /// if profile.isSRGBEquivalent { /* keep the decoded samples as they are */ }
@@ -194,11 +200,12 @@ public final class ColorProfile: @unchecked Sendable {
         else { return false }
         guard zip(own.m, reference.m).allSatisfy({ abs($0 - $1) <= 2e-3 }) else { return false }
         guard let deviation = toneCurveDeviationFromSRGB() else { return false }
-        return deviation <= 2.0 / 65535
+        return deviation <= 0.5 / 255
     }
 
-    /// The largest difference between any of the three RGB tone curves, as lcms2 evaluates them,
-    /// and the sRGB formula, over 4096 points of [0, 1]; nil without the TRC tags.
+    /// The largest difference, in encoded values, between any of the three RGB tone curves (as
+    /// lcms2 evaluates them, then encoded with the sRGB formula) and the identity, over 4096 points
+    /// of [0, 1]; nil without the TRC tags.
     func toneCurveDeviationFromSRGB() -> Double? {
         var worst = 0.0
         for tag in [cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag] {
@@ -208,7 +215,9 @@ public final class ColorProfile: @unchecked Sendable {
                 // The 16-bit code nearest i/4095, so a tabulated curve is compared without lcms2's
                 // own rounding of the input to 16 bits counting against it.
                 let x = (Double(i) * 65535 / 4095).rounded() / 65535
-                worst = max(worst, abs(Double(cmsEvalToneCurveFloat(c, Float(x))) - MatrixShaper.evaluate(.srgb, x)))
+                let l = Double(cmsEvalToneCurveFloat(c, Float(x)))
+                let encoded = l <= 0.0031308 ? 12.92 * l : 1.055 * pow(max(l, 0), 1 / 2.4) - 0.055
+                worst = max(worst, abs(encoded - x))
             }
         }
         return worst

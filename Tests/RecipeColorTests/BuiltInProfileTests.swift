@@ -103,6 +103,9 @@ struct BuiltInProfileTests {
         #expect(!ColorProfile.grayGammaSRGB.isSRGBEquivalent)
         #expect(ColorProfile.synthesized(white: (0.3127, 0.3290), red: (0.64, 0.33), green: (0.30, 0.60), blue: (0.15, 0.06), gamma: nil)?
             .isSRGBEquivalent == true)
+        // A pure 2.2 power is several 8-bit steps from the sRGB curve in the shadows: not sRGB.
+        #expect(ColorProfile.synthesized(white: (0.3127, 0.3290), red: (0.64, 0.33), green: (0.30, 0.60), blue: (0.15, 0.06), gamma: 2.2)?
+            .isSRGBEquivalent == false)
         // Gamma 2.2 is within 0.011 of the sRGB curve, far beyond 2/65535.
         #expect(ColorProfile.synthesized(white: (0.3127, 0.3290), red: (0.64, 0.33), green: (0.30, 0.60), blue: (0.15, 0.06), gamma: 2.2)?
             .isSRGBEquivalent == false)

@@ -265,6 +265,23 @@ struct ColorManagementTests: CLITest {
         #expect(r.status == 1 && said.contains("R209") && said.contains("did you mean `srgb`?"), "\(said)")
     }
 
+    /// The Unsplash photos of the bench carry "c2", a 524-byte sRGB profile whose 26-point curves
+    /// are 0.44 of an 8-bit step from sRGB's: an sRGB photo, which must pay nothing.
+    @Test("a photo with a compact sRGB profile (c2) converts nothing")
+    func compactSRGB() throws {
+        guard let corpus = TestPaths.corpus else {
+            testNote("corpus absent: the c2 profile check skipped")
+            return
+        }
+        let dir = TestPaths.temporaryDirectory("colour-c2")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let recipePath = dir.appendingPathComponent("r.recipe.yaml").path
+        try "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - contrast: 1.2\n".write(toFile: recipePath, atomically: true, encoding: .utf8)
+        let photo = corpus.appendingPathComponent("bench/fatih-kgqu_qs3B78-unsplash.jpg").path
+        let explain = String(decoding: try recipe(["explain", recipePath, "--photo", photo]).stdout, as: UTF8.self)
+        #expect(explain.contains("colour: sRGB in, sRGB out; nothing to convert"), "\(explain)")
+    }
+
     @Test("a CMYK photo without a profile renders with a warning that its colours are approximate")
     func cmykWithoutProfile() throws {
         let dir = TestPaths.temporaryDirectory("colour-cmyk")

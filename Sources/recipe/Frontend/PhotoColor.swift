@@ -144,7 +144,8 @@ struct PhotoColor: Sendable {
                     return (profile, "\(profile.description) (CMYK; converted to sRGB on decode)", warnings)
                 } else {
                     let name = profile.description.isEmpty ? "embedded ICC profile" : profile.description
-                    return (profile.colorModel == .rgb && profile.isSRGBEquivalent ? nil : profile, name, warnings)
+                    if profile.colorModel == .rgb && profile.isSRGBEquivalent { return (nil, "sRGB", warnings) }
+                    return (profile, name, warnings)
                 }
             } catch {
                 warnings.append(ImageWarning(path: photo, "\(error); treated as sRGB"))
