@@ -165,8 +165,8 @@ public struct PointProgram: Sendable {
     let storeClampSafe: Bool
     /// `head` and `tail` over float inputs (nil when empty): how a pass that reads or writes
     /// floats runs them.
-    let headTables: ChannelTables?
-    let tailTables: ChannelTables?
+    let headTables: ChannelTables.Lazy?
+    let tailTables: ChannelTables.Lazy?
     /// `body` as it runs: its runs of per-channel steps that cost more than a multiply (the sRGB
     /// curves, powers, tone curves…) as tables, one lookup a sample. A colour conversion's matrix
     /// starts the body of a Display P3 photo's pass, so the recipe's conversions and tone steps
@@ -177,7 +177,7 @@ public struct PointProgram: Sendable {
     /// One piece of the body: a step, or a run of per-channel steps as tables.
     enum BodyRun: Sendable {
         case step(PointStep)
-        case tables(ChannelTables)
+        case tables(ChannelTables.Lazy)
     }
 
     /// `body` with its costly per-channel runs as tables.
@@ -185,7 +185,7 @@ public struct PointProgram: Sendable {
         var out: [BodyRun] = []
         var run: [PointStep] = []
         func flush() {
-            if run.contains(where: isCostly) { out.append(.tables(ChannelTables(steps: run))) } else { out += run.map { .step($0) } }
+            if run.contains(where: isCostly) { out.append(.tables(ChannelTables.Lazy(steps: run))) } else { out += run.map { .step($0) } }
             run = []
         }
         for step in body {
@@ -207,12 +207,27 @@ public struct PointProgram: Sendable {
         }
     }
 
+    /// The body's pieces for one row (tables fetched once, not per tile).
+    enum ReadyRun {
+        case step(PointStep)
+        case tables(ChannelTables)
+    }
+
+    func readyBody() -> [ReadyRun] {
+        bodyRuns.map { piece in
+            switch piece {
+            case .step(let step): .step(step)
+            case .tables(let lazy): .tables(lazy.tables)
+            }
+        }
+    }
+
     /// Runs the body on a tile.
     @inline(__always)
-    func runBody(_ planes: UnsafeMutablePointer<Float>, _ n: Int, x: Int, y: Int) {
-        for piece in bodyRuns {
+    static func runBody(_ body: [ReadyRun], _ planes: UnsafeMutablePointer<Float>, _ n: Int, x: Int, y: Int) {
+        for piece in body {
             switch piece {
-            case .step(let step): Self.apply(step, planes, n, x: x, y: y)
+            case .step(let step): apply(step, planes, n, x: x, y: y)
             case .tables(let tables): tables.apply(planes, count: n, tile: Self.tile)
             }
         }
@@ -227,8 +242,8 @@ public struct PointProgram: Sendable {
         self.head = head
         self.body = body
         self.tail = tail
-        headTables = head.isEmpty ? nil : ChannelTables(steps: head)
-        tailTables = tail.isEmpty ? nil : ChannelTables(steps: tail)
+        headTables = head.isEmpty ? nil : ChannelTables.Lazy(steps: head)
+        tailTables = tail.isEmpty ? nil : ChannelTables.Lazy(steps: tail)
         bodyRuns = tables ? Self.bodyRuns(body) : body.map { .step($0) }
         guard tables else {
             loadTable = []
@@ -333,6 +348,9 @@ public struct PointProgram: Sendable {
         planes.initialize(repeating: 0, count: 6 * Self.tile)
         defer { planes.deallocate() }
         let r = planes, g = planes + Self.tile, b = planes + 2 * Self.tile
+        let headReady = from != .uint8 ? headTables?.tables : nil
+        let tailReady = to != .uint8 ? tailTables?.tables : nil
+        let body = readyBody()
         var start = 0
         while start < pixels {
             let n = min(Self.tile, pixels - start)
@@ -362,9 +380,9 @@ public struct PointProgram: Sendable {
                     b[i] = px[3 * i + 2]
                 }
             }
-            if from != .uint8 { headTables?.apply(planes, count: n, tile: Self.tile) }
-            runBody(planes, n, x: start, y: y)
-            if to != .uint8 { tailTables?.apply(planes, count: n, tile: Self.tile) }
+            headReady?.apply(planes, count: n, tile: Self.tile)
+            Self.runBody(body, planes, n, x: start, y: y)
+            tailReady?.apply(planes, count: n, tile: Self.tile)
             switch to {
             case .uint8:
                 storeTable.withUnsafeBufferPointer { store($0.baseAddress!, planes, n, output.assumingMemoryBound(to: UInt8.self) + 3 * start) }
@@ -394,6 +412,7 @@ public struct PointProgram: Sendable {
         let planes = UnsafeMutablePointer<Float>.allocate(capacity: 6 * Self.tile)
         planes.initialize(repeating: 0, count: 6 * Self.tile)
         defer { planes.deallocate() }
+        let body = readyBody()
         loadTable.withUnsafeBufferPointer { load in
             storeTable.withUnsafeBufferPointer { store in
                 var start = 0
@@ -408,7 +427,7 @@ public struct PointProgram: Sendable {
                         g[i] = l[256 + Int(source[3 * i + 1])]
                         b[i] = l[512 + Int(source[3 * i + 2])]
                     }
-                    runBody(planes, n, x: start, y: y)
+                    Self.runBody(body, planes, n, x: start, y: y)
                     self.store(store.baseAddress!, planes, n, px)
                     start += n
                 }
