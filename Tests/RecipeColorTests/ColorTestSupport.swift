@@ -41,19 +41,6 @@ enum ColorFixtures {
     }
 }
 
-/// A deterministic generator (SplitMix64), so a failure names colours that can be reproduced.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Runs a transform over a Float array (three or one channels a pixel).
 func convert(_ t: ColorTransform, floats: [Float], outChannels: Int, pixels: Int) -> [Float] {
     var out = [Float](repeating: 0, count: pixels * outChannels)

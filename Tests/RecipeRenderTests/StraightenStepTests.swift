@@ -6,28 +6,15 @@ import Testing
 import TestSupport
 
 
-/// Deterministic noise (SplitMix64).
-private struct SplitMix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next() >> 56) }
-}
-
 private func randomImage(width: Int, height: Int, seed: UInt64) -> [UInt8] {
-    var rng = SplitMix(state: seed)
+    var rng = SplitMix64(seed: seed)
     return (0..<(3 * width * height)).map { _ in rng.byte() }
 }
 
 /// Photo-like: smooth waves plus ±16 of noise, so interpolation errors are not dominated by
 /// pixel-to-pixel jumps of 255.
 private func smoothImage(width: Int, height: Int, seed: UInt64) -> [UInt8] {
-    var rng = SplitMix(state: seed)
+    var rng = SplitMix64(seed: seed)
     var out = [UInt8](repeating: 0, count: 3 * width * height)
     for y in 0..<height { for x in 0..<width { for c in 0..<3 {
         let wave = 110 * sin(Double(x) * 0.21 + Double(c)) * cos(Double(y) * 0.17 - Double(c))
