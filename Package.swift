@@ -41,7 +41,9 @@ let package = Package(
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
 
         .target(name: "RecipeCore"),
-        .target(name: "RecipeKernels", dependencies: ["RecipeCore"]),
+        // The one kernel Swift cannot vectorise (a gather), in C with a run-time AVX2 check.
+        .target(name: "CKernelsSIMD"),
+        .target(name: "RecipeKernels", dependencies: ["RecipeCore", "CKernelsSIMD"]),
         .target(
             name: "RecipeCodecs",
             dependencies: ["RecipeCore", "RecipeKernels", "CJPEG", "CJPEGShim", "CPNG", "CPNGShim"]),

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CKernelsSIMD
 
 /// A run of per-channel point steps (sRGB curves, powers, levels, tone curves…) as one table per
 /// channel over float inputs, for the ends of a point pass that reads or writes floats: where an
@@ -52,7 +53,9 @@ public struct ChannelTables: Sendable {
         }
     }
 
-    static let perOctave = 512
+    /// Mantissa bits that pick a node (the C kernel's constant), and the nodes per octave.
+    static let nodeBits = Int(RK_NODE_BITS)
+    static let perOctave = 1 << nodeBits
     static let octaves = 34
     /// 2⁻³⁰, the first log-spaced node (a matrix leaves values of 1e-8 beside black).
     static let lowest: Float = 0x1p-30
@@ -62,7 +65,8 @@ public struct ChannelTables: Sendable {
 
     /// The steps the tables stand for.
     public let steps: [PointStep]
-    /// Per channel (r, g, b), `entries` values at the nodes, then `entries` at their negatives.
+    /// Per channel (r, g, b), `entries` pairs at the nodes, then `entries` at their negatives; a
+    /// pair is the value at the node and the step to the next node's value.
     let table: [Float]
 
     /// The input value of entry `i` (i ≥ 1) of a channel's table.
@@ -78,55 +82,39 @@ public struct ChannelTables: Sendable {
     public init(steps: [PointStep]) {
         self.steps = steps
         let perChannel = 2 * Self.entries
-        var table = [Float](repeating: 0, count: 3 * perChannel)
+        var values = [Float](repeating: 0, count: 3 * perChannel)
         for i in 0..<perChannel {
             let v = i < Self.entries ? Self.node(i) : -Self.node(i - Self.entries)
             let out = steps.reduce(SIMD3(v, v, v)) { $1.reference($0) }
-            table[i] = Float(out.x)
-            table[perChannel + i] = Float(out.y)
-            table[2 * perChannel + i] = Float(out.z)
+            values[i] = Float(out.x)
+            values[perChannel + i] = Float(out.y)
+            values[2 * perChannel + i] = Float(out.z)
+        }
+        // Pairs (f(node), f(next node) - f(node)): one 64-bit load fetches both ends of a cell.
+        var table = [Float](repeating: 0, count: 2 * values.count)
+        for half in stride(from: 0, to: values.count, by: Self.entries) {
+            for i in 0..<Self.entries {
+                let here = values[half + i]
+                table[2 * (half + i)] = here
+                table[2 * (half + i) + 1] = i + 1 < Self.entries ? values[half + i + 1] - here : 0
+            }
         }
         self.table = table
     }
 
     /// Runs the steps on three planes of `count` values that start `tile` floats apart, in place.
+    /// The lookups run in C (`rk_channel_table_apply`: an AVX2 gather where the CPU has one);
+    /// values off the table come back flagged and go through the steps here.
     public func apply(_ planes: UnsafeMutablePointer<Float>, count: Int, tile: Int) {
-        typealias V = SIMD8<Float>
-        typealias U = SIMD8<UInt32>
-        let raw = UnsafeMutableRawPointer(planes)
+        guard count > 0 else { return }
         table.withUnsafeBufferPointer { t in
-            for c in 0..<3 {
-                let base = t.baseAddress! + c * 2 * Self.entries
-                let plane = planes + c * tile
-                var k = 0
-                while k + 8 <= count {
-                    let v = raw.loadUnaligned(fromByteOffset: 4 * (c * tile + k), as: V.self)
-                    let magnitude = FastMath.abs(v)
-                    let inside = (magnitude .>= Self.lowest) .& (magnitude .< Self.highest)
-                    let raw32 = unsafeBitCast(v, to: U.self)
-                    let bits = unsafeBitCast(magnitude.replacing(with: Self.lowest, where: .!inside), to: U.self)
-                    // Octave from the exponent, node from the top 9 mantissa bits, fraction from
-                    // the other 14; negative values from the second half.
-                    let sign = (raw32 &>> 31) &* U(repeating: UInt32(Self.entries))
-                    let index = ((((bits &>> 23) &- U(repeating: 127 - 30)) &<< 9) | ((bits &>> 14) & 0x1FF)) &+ sign
-                    // The 14 low bits as the mantissa of a float in [1, 2): 1 + fraction.
-                    let fraction = unsafeBitCast(((bits & 0x3FFF) &<< 9) | 0x3F80_0000, to: V.self) - 1
-                    var low = V(), high = V()
-                    for j in 0..<8 {
-                        let i = Int(index[j]) &+ 1
-                        low[j] = base[i]
-                        high[j] = base[i &+ 1]
-                    }
-                    let out = low + (high - low) * fraction
-                    raw.storeBytes(of: out, toByteOffset: 4 * (c * tile + k), as: V.self)
-                    if !all(inside) {
-                        for j in 0..<8 where !inside[j] { plane[k + j] = value(v[j], channel: c, base: base) }
-                    }
-                    k += 8
-                }
-                while k < count {
-                    plane[k] = value(plane[k], channel: c, base: base)
-                    k += 1
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { outside in
+                for c in 0..<3 {
+                    let base = t.baseAddress! + c * 4 * Self.entries
+                    let plane = planes + c * tile
+                    let left = rk_channel_table_apply(base, Int32(Self.entries), plane, Int32(count), outside.baseAddress!)
+                    guard left > 0 else { continue }
+                    for k in 0..<count where outside[k] != 0 { plane[k] = value(plane[k], channel: c, base: base) }
                 }
             }
         }
@@ -136,13 +124,14 @@ public struct ChannelTables: Sendable {
     @inline(__always)
     func value(_ v: Float, channel c: Int, base: UnsafePointer<Float>) -> Float {
         let magnitude = Swift.abs(v)
-        let half = base + (v.sign == .minus ? Self.entries : 0)
+        let half = base + (v.sign == .minus ? 2 * Self.entries : 0)
         if magnitude >= Self.lowest && magnitude < Self.highest {
             let bits = magnitude.bitPattern
             let octave: UInt32 = (bits >> 23) - (127 - 30)
-            let i = Int((octave << 9) | ((bits >> 14) & 0x1FF)) + 1
-            let fraction = Float(bits & 0x3FFF) / 16384
-            return half[i] + (half[i + 1] - half[i]) * fraction
+            let fractionBits = UInt32(23 - Self.nodeBits)
+            let i = Int((octave << UInt32(Self.nodeBits)) | ((bits >> fractionBits) & UInt32(Self.perOctave - 1))) + 1
+            let fraction = Float(bits & ((1 << fractionBits) - 1)) / Float(1 << fractionBits)
+            return half[2 * i] + half[2 * i + 1] * fraction
         }
         if magnitude == 0 { return half[0] }
         // Negative, 16 and up, NaN: the steps themselves.

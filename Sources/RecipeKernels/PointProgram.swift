@@ -146,7 +146,7 @@ public enum PointStep: Sendable, Hashable {
 /// program.run(row, pixels: width)          // interleaved RGB UInt8, in place
 /// ```
 public struct PointProgram: Sendable {
-    public static let tile = 64
+    public static let tile = 256
     static let storeLevels = 65536
 
     /// Every step, in order (what `apply` runs on floats).

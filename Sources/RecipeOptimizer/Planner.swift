@@ -40,8 +40,8 @@ public enum Planner {
         trace.append(Trace(pass: "LowerPointOps", plan: plan))
         let passes: [(String, (ExecutionPlan) -> ExecutionPlan)] = fuse
             ? [("DropIdentities", DropIdentities.run), ("HoistCrops", HoistCrops.run), ("FoldMatrices", FoldMatrices.run),
-               ("InsertSpaceConversions", InsertSpaceConversions.run), ("FusePointRuns", FusePointRuns.run)]
-            : [("DropIdentities", DropIdentities.run), ("InsertSpaceConversions", InsertSpaceConversions.run),
+               ("InsertSpaceConversions", { InsertSpaceConversions.run($0, fold: true) }), ("FusePointRuns", FusePointRuns.run)]
+            : [("DropIdentities", DropIdentities.run), ("InsertSpaceConversions", { InsertSpaceConversions.run($0, fold: false) }),
                ("SplitPerStep", SplitPerStep.run)]
         for (name, pass) in passes {
             plan = pass(plan)

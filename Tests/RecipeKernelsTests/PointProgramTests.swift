@@ -147,7 +147,7 @@ struct PointProgramTests {
         #expect(changed > 0 && kept > 0, "the mask should leave some pixels and change others: \(changed) changed, \(kept) kept")
     }
 
-    @Test("mask weights eight at a time are within 1e-6 of the per-pixel ones", arguments: [
+    @Test("mask weights eight at a time are within 4e-6 (a quarter of a 16-bit step) of the per-pixel ones", arguments: [
         MaskShape.gradient(fromX: 10, fromY: 0, toX: 50, toY: 5),
         MaskShape.radial(cx: 40, cy: 3, inner: 0.2, outer: 0.7, scale: 1 / 30),
         MaskShape.radial(cx: 40, cy: 3, inner: 0.5, outer: 0.5, scale: 1 / 30),
@@ -171,7 +171,7 @@ struct PointProgramTests {
                 let want = shape.weight(x: Float(x0 + i) + 0.5, y: 4.5, rgb: SIMD3(r[i], g[i], b[i]))
                 worst = max(worst, abs(w[i] - want))
             }
-            #expect(worst <= 1e-6, "\(shape) from column \(x0): worst \(worst)")
+            #expect(worst <= 4e-6, "\(shape) from column \(x0): worst \(worst)")
         }
     }
 

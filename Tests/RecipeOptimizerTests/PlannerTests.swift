@@ -27,10 +27,10 @@ struct PlannerTests {
         let lowered = trace[0].plan.steps
         // Lowered steps carry spaces; their meaning needs the conversions, so compare from the
         // conversions pass on, and the lowered plan through InsertSpaceConversions alone.
-        let reference = InsertSpaceConversions.run(trace[0].plan).steps.map(\.kernel)
+        let reference = InsertSpaceConversions.run(trace[0].plan, fold: false).steps.map(\.kernel)
         for t in trace.dropFirst(2) where t.pass != "FusePointRuns" {
             // Passes before the conversions are inserted are compared with the conversions added.
-            let steps = ["HoistCrops", "FoldMatrices"].contains(t.pass) ? InsertSpaceConversions.run(t.plan).steps.map(\.kernel) : t.plan.steps.map(\.kernel)
+            let steps = ["HoistCrops", "FoldMatrices"].contains(t.pass) ? InsertSpaceConversions.run(t.plan, fold: false).steps.map(\.kernel) : t.plan.steps.map(\.kernel)
             for p in Self.pixels {
                 let a = evaluate(reference, p), b = evaluate(steps, p)
                 #expect(max(abs(a.x - b.x), abs(a.y - b.y), abs(a.z - b.z)) < 1e-5, "\(t.pass) changed \(p)")
@@ -52,6 +52,27 @@ struct PlannerTests {
         #expect(head == [.toLinear])  // folded into the load table
         #expect(body.count == 1)      // the folded matrix, per pixel
         #expect(tail.first == .toEncoded && tail.count == 2)  // → encoded, power: the store table
+    }
+
+    @Test("a colour conversion's matrix folds with the exposure after it (same values within 1e-5); not with --no-fuse")
+    func colourMatrixFolds() throws {
+        let g = try graph("  - exposure: 0.25\n  - contrast: 1.15\n")
+        var color = ColorEndpoints()
+        // Display P3 → linear sRGB (the sRGB curve, then the primaries' matrix), as PhotoColor makes it.
+        let p3 = [Float(1.2249401), -0.2249404, 0, 0, -0.0420569, 1.0420571, 0, 0, -0.0196376, -0.0786361, 1.0982735, 0]
+        color.source = [.toLinear, .matrix(p3)]
+        color.sourceName = "Display P3"
+        let (plan, trace) = try Planner.plan(g, color: color)
+        let (unfused, _) = try Planner.plan(g, fuse: false, color: color)
+        let steps = plan.passes.flatMap(\.steps).map(\.kernel)
+        #expect(steps.filter { if case .matrix = $0 { true } else { false } }.count == 2)  // P3·exposure, contrast
+        #expect(unfused.passes.flatMap(\.steps).filter { if case .matrix = $0.kernel { true } else { false } }.count == 3)
+        let lowered = try #require(trace.first { $0.pass == "InsertSpaceConversions" })
+        let reference = InsertSpaceConversions.run(trace[0].plan, fold: false).steps.map(\.kernel)
+        for p in Self.pixels {
+            let a = evaluate(reference, p), b = evaluate(lowered.plan.steps.map(\.kernel), p)
+            #expect(max(abs(a.x - b.x), abs(a.y - b.y), abs(a.z - b.z)) < 1e-5, "fold changed \(p)")
+        }
     }
 
     @Test("--no-fuse: one pass per step, nothing folded")

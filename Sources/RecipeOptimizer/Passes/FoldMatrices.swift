@@ -7,14 +7,18 @@ import RecipeKernels
 /// matrix A [lin] ← saturation, matrix B [lin] ← matrix   →   matrix B·A [lin] ← saturation + matrix
 /// ```
 enum FoldMatrices {
-    static func run(_ plan: ExecutionPlan) -> ExecutionPlan { plan.mapSegments(fold) }
+    static func run(_ plan: ExecutionPlan) -> ExecutionPlan { plan.mapSegments { fold($0) } }
 
-    static func fold(_ steps: [ExecutionPlan.Step]) -> [ExecutionPlan.Step] {
+    /// `explicit`: the space conversions are already steps of their own (after
+    /// `InsertSpaceConversions`), so any two adjacent matrices see the same values and fold, such
+    /// as a colour conversion's matrix (`.any`) and an exposure after it.
+    static func fold(_ steps: [ExecutionPlan.Step], explicit: Bool = false) -> [ExecutionPlan.Step] {
         var out: [ExecutionPlan.Step] = []
         for step in steps {
             if case .matrix(let b) = step.kernel, let last = out.last, case .matrix(let a) = last.kernel,
-               last.space == step.space {
-                out[out.count - 1] = ExecutionPlan.Step(.matrix(multiply(b, a)), space: step.space,
+               explicit || last.space == step.space {
+                let space = step.space == .any ? last.space : step.space
+                out[out.count - 1] = ExecutionPlan.Step(.matrix(multiply(b, a)), space: space,
                                                         origin: last.origin + " + " + step.origin)
             } else {
                 out.append(step)

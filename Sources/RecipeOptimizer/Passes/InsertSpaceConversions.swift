@@ -22,8 +22,10 @@ enum InsertSpaceConversions {
     /// ```
     /// Display P3 photo, contrast [enc], sRGB out   →   → linear, matrix (P3 → working) [colour],
     ///                                                  → encoded, matrix (contrast)
+    /// Display P3 photo, exposure [lin]             →   → linear, matrix (P3 → working + exposure)
     /// ```
-    static func run(_ plan: ExecutionPlan) -> ExecutionPlan {
+    /// `fold`: the colour conversion's matrices fold with their neighbours (not with `--no-fuse`).
+    static func run(_ plan: ExecutionPlan, fold: Bool) -> ExecutionPlan {
         var out = plan
         let source = plan.color.source.map { ExecutionPlan.Step($0, space: .any, origin: "colour: \(plan.color.sourceName) → working space") }
         let output = plan.color.output.map { ExecutionPlan.Step($0, space: .any, origin: "colour: working space → \(plan.color.outputName)") }
@@ -35,6 +37,11 @@ enum InsertSpaceConversions {
         }
         out.segments[0] = source + out.segments[0]
         out.segments[last] += output
+        // A colour conversion's matrix folds with a matrix beside it (P3 → working, then exposure:
+        // one matrix a pixel). Only the end segments gain steps here; the rest were folded.
+        guard fold, !source.isEmpty || !output.isEmpty else { return out }
+        out.segments[0] = FoldMatrices.fold(out.segments[0], explicit: true)
+        out.segments[last] = FoldMatrices.fold(out.segments[last], explicit: true)
         return out
     }
 

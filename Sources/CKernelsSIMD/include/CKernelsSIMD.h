@@ -1,0 +1,21 @@
+#ifndef CKERNELSSIMD_H
+#define CKERNELSSIMD_H
+
+#include <stdint.h>
+
+/* Table lookups with linear interpolation over `ChannelTables`' log-spaced nodes (see
+ * Sources/RecipeKernels/ChannelTables.swift for the layout). Swift has no gather: eight scalar
+ * loads and lane inserts cost more than the curve they replace, so this one loop is C, with an
+ * AVX2 gather where the CPU has it (checked once at run time) and a plain loop elsewhere.
+ *
+ * `half` points at a channel's table: `entries` pairs (f(node), f(next node) - f(node)) for the
+ * nodes 0, 2^-30 … and 16, then `entries` pairs at the negated nodes. Each of the `count` values of `plane` is replaced by its interpolated
+ * table value when its magnitude is 0 or in [2^-30, 16); other values (NaN, infinities, 16 and
+ * up, tiny non-zero values) are left as they are with `outside[i] = 1` (else 0), for the caller
+ * to run through the steps themselves. Returns how many were left. */
+/* Nodes per octave, as bits of the mantissa: 2^RK_NODE_BITS (ChannelTables reads it from here). */
+#define RK_NODE_BITS 9
+
+int rk_channel_table_apply(const float *half, int entries, float *plane, int count, uint8_t *outside);
+
+#endif
