@@ -10,6 +10,9 @@ let aptPNG: [SystemPackageProvider] = [.apt(["libpng-dev"])]
 let aptYAML: [SystemPackageProvider] = [.apt(["libyaml-dev"])]
 let aptXML: [SystemPackageProvider] = [.apt(["libxml2-dev"])]
 let aptLCMS2: [SystemPackageProvider] = [.apt(["liblcms2-dev"])]
+let aptTIFF: [SystemPackageProvider] = [.apt(["libtiff-dev"])]
+let aptWebP: [SystemPackageProvider] = [.apt(["libwebp-dev"])]
+let aptHeif: [SystemPackageProvider] = [.apt(["libheif-dev"])]
 
 let package = Package(
     name: "recipe",
@@ -36,6 +39,11 @@ let package = Package(
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: aptXML),
         // Little CMS 2: ICC profiles and colour transforms (RecipeColor only).
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: aptLCMS2),
+        // The other formats of a photographer's library: TIFF, WebP (with its mux and demux APIs
+        // for metadata), HEIF/HEIC and AVIF (libheif over libde265, x265, dav1d and aom).
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: aptTIFF),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: aptWebP),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: aptHeif),
         // setjmp/longjmp traps: Swift cannot longjmp, so these few calls stay in C.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
@@ -46,7 +54,7 @@ let package = Package(
         .target(name: "RecipeKernels", dependencies: ["RecipeCore", "CKernelsSIMD"]),
         .target(
             name: "RecipeCodecs",
-            dependencies: ["RecipeCore", "RecipeKernels", "CJPEG", "CJPEGShim", "CPNG", "CPNGShim"]),
+            dependencies: ["RecipeCore", "RecipeKernels", "CJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CTIFF", "CWebP", "CHeif"]),
         .target(name: "RecipeRender", dependencies: ["RecipeCore", "RecipeKernels"]),
         // Colour management: ICC profiles, lcms2 transforms, matrix-shaper constants for the kernels.
         .target(name: "RecipeColor", dependencies: ["RecipeCore", "CLCMS2"], exclude: ["README.md"]),

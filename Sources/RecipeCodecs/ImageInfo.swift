@@ -4,6 +4,15 @@ import RecipeCore
 public enum ImageFileFormat: String, Sendable, CaseIterable {
     case jpeg = "JPEG"
     case png = "PNG"
+    case tiff = "TIFF"
+    case webp = "WebP"
+    /// HEIF with HEVC images (HEIC: the iPhone's photos).
+    case heif = "HEIF"
+    /// HEIF with AV1 images.
+    case avif = "AVIF"
+
+    /// How many leading bytes `sniff` wants (a HEIF names its brands in its first box).
+    public static let sniffLength = 64
 
     /// Recognises a format by its first bytes (never by the file name).
     public static func sniff(_ bytes: [UInt8]) -> ImageFileFormat? {
@@ -11,19 +20,70 @@ public enum ImageFileFormat: String, Sendable, CaseIterable {
         if bytes.count >= 8 && bytes.prefix(8).elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             return .png
         }
-        return nil
+        // Classic TIFF (II*\0, MM\0*) and BigTIFF (II+\0, MM\0+).
+        if bytes.count >= 4 && ((bytes[0] == 0x49 && bytes[1] == 0x49 && (bytes[2] == 0x2A || bytes[2] == 0x2B) && bytes[3] == 0)
+            || (bytes[0] == 0x4D && bytes[1] == 0x4D && bytes[2] == 0 && (bytes[3] == 0x2A || bytes[3] == 0x2B))) {
+            return .tiff
+        }
+        if bytes.count >= 12 && bytes[0..<4].elementsEqual("RIFF".utf8) && bytes[8..<12].elementsEqual("WEBP".utf8) {
+            return .webp
+        }
+        return heifBrand(bytes)
     }
 
-    /// The output format for a file name's extension (`.jpg`, `.jpeg`, `.png`, any case).
+    /// A HEIF by its `ftyp` box: AVIF when the major brand or a compatible one says AV1 (`avif`,
+    /// `avis`), HEIF for the HEVC and generic image brands.
+    static func heifBrand(_ bytes: [UInt8]) -> ImageFileFormat? {
+        guard bytes.count >= 16, bytes[4..<8].elementsEqual("ftyp".utf8) else { return nil }
+        let size = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
+        let end = min(max(size, 16), bytes.count)
+        let major = String(decoding: bytes[8..<12], as: UTF8.self)
+        var brands = [major]
+        var i = 16
+        while i + 4 <= end {
+            brands.append(String(decoding: bytes[i..<(i + 4)], as: UTF8.self))
+            i += 4
+        }
+        let av1: Set = ["avif", "avis"]
+        let hevc: Set = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]
+        let generic: Set = ["mif1", "msf1", "miaf"]
+        if av1.contains(major) { return .avif }
+        if hevc.contains(major) { return .heif }
+        if brands.contains(where: hevc.contains) { return .heif }
+        if brands.contains(where: av1.contains) { return .avif }
+        return generic.contains(major) ? .heif : nil
+    }
+
+    /// The output format for a file name's extension (`.jpg`, `.jpeg`, `.png`, `.tif`, `.tiff`,
+    /// `.webp`, `.heic`, `.heif`, `.hif`, `.avif`, any case).
     public init?(pathExtension path: String) {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: ".") else { return nil }
         switch name[name.index(after: dot)...].lowercased() {
         case "jpg", "jpeg", "jpe": self = .jpeg
         case "png": self = .png
+        case "tif", "tiff": self = .tiff
+        case "webp": self = .webp
+        case "heic", "heif", "hif": self = .heif
+        case "avif": self = .avif
         default: return nil
         }
     }
+
+    /// The extension an output in this format gets when none is given.
+    public var preferredExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .png: "png"
+        case .tiff: "tif"
+        case .webp: "webp"
+        case .heif: "heic"
+        case .avif: "avif"
+        }
+    }
+
+    /// Every extension `init(pathExtension:)` knows, lower case (what `apply` walks by default).
+    public static let knownExtensions = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "webp", "heic", "heif", "hif", "avif"]
 }
 
 /// What a decoder learned from a file's header, before any pixel is decoded.
@@ -82,10 +142,14 @@ public protocol ImageDecoder: RowSource {
 /// Opens the right decoder for a file, by content.
 public enum ImageDecoders {
     public static func open(_ path: String, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> any ImageDecoder {
-        let head = try InputFile.prefix(path, count: 8)
+        let head = try InputFile.prefix(path, count: ImageFileFormat.sniffLength)
         switch ImageFileFormat.sniff(head) {
         case .jpeg: return try JPEGDecoder(path: path, options: options)
         case .png: return try PNGDecoder(path: path, options: options)
+        case let format? where [.tiff, .webp, .heif, .avif].contains(format):
+            throw ImageError(.unsupported, path: path, "\(format.rawValue) files cannot be read yet")
+        case .some:
+            preconditionFailure("every sniffed format has a decoder")
         case nil where head.starts(with: [0x89, 0x50, 0x4E, 0x47]) || head.dropFirst().starts(with: [0x50, 0x4E, 0x47, 0x0D]):
             throw ImageError(.corrupt, path: path, "damaged PNG signature (was the file copied in text mode?)")
         case nil:

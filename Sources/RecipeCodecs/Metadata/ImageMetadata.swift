@@ -26,6 +26,8 @@ public struct ImageMetadata: Sendable, Equatable {
     public var pngSRGBIntent: Int?
     /// PNG cHRM chromaticities: white x, y, then red, green and blue x, y.
     public var pngChromaticities: [Double]?
+    /// Coding-independent code points (ITU-T H.273): a HEIF's `nclx` colour box, a PNG's cICP.
+    public var cicp: CICP?
     /// Orientation read from EXIF (upright when absent).
     public var orientation: Orientation = .up
 
@@ -63,4 +65,24 @@ public struct PNGText: Sendable, Equatable {
         self.languageTag = languageTag
         self.translatedKeyword = translatedKeyword
     }
+}
+
+/// Colour described by ITU-T H.273 code points instead of an ICC profile (a HEIF's `nclx` box, a
+/// PNG's cICP chunk): primaries 1 = BT.709/sRGB, 9 = BT.2020, 12 = Display P3 (SMPTE EG 432);
+/// transfer 1/6/14/15 = BT.709 family, 13 = sRGB, 8 = linear, 16 = PQ, 18 = HLG; matrix 0 = RGB
+/// (identity), 1 = BT.709, 5/6 = BT.601, 9 = BT.2020 non-constant.
+public struct CICP: Sendable, Equatable, CustomStringConvertible {
+    public var primaries: Int
+    public var transfer: Int
+    public var matrix: Int
+    public var fullRange: Bool
+
+    public init(primaries: Int, transfer: Int, matrix: Int, fullRange: Bool) {
+        self.primaries = primaries
+        self.transfer = transfer
+        self.matrix = matrix
+        self.fullRange = fullRange
+    }
+
+    public var description: String { "\(primaries)/\(transfer)/\(matrix)\(fullRange ? " full" : " limited")" }
 }

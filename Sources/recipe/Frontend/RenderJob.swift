@@ -187,6 +187,8 @@ struct RenderJob {
         let outFormat: PixelFormat = switch outputFormat {
         case .jpeg: PixelFormat(chain.format.colorModel.withoutAlpha, .uint8)
         case .png: PixelFormat(chain.format.colorModel, info.bitDepth > 8 ? chain.format.sampleType : .uint8)
+        case .tiff, .webp, .heif, .avif:
+            throw ImageError(.unsupported, path: output, "\(outputFormat.rawValue) files cannot be written yet")
         }
         if chain.format != outFormat {
             chain = ConvertStep(source: chain, to: outFormat)
@@ -217,6 +219,8 @@ struct RenderJob {
                                          format: outFormat, metadata: metadata, options: png)
             try StripPipeline.run(source: chain, sink: encoder)
             encoderWarnings = encoder.warnings
+        case .tiff, .webp, .heif, .avif:
+            throw ImageError(.unsupported, path: output, "\(outputFormat.rawValue) files cannot be written yet")
         }
         try file.commit()
         return Outcome(width: chain.width, height: chain.height, scaleDenominator: denominator,
