@@ -51,7 +51,7 @@ public enum ImageFileFormat: String, Sendable, CaseIterable {
         if hevc.contains(major) { return .heif }
         if brands.contains(where: hevc.contains) { return .heif }
         if brands.contains(where: av1.contains) { return .avif }
-        return generic.contains(major) ? .heif : nil
+        return brands.contains(where: generic.contains) ? .heif : nil
     }
 
     /// The output format for a file name's extension (`.jpg`, `.jpeg`, `.png`, `.tif`, `.tiff`,
@@ -146,7 +146,8 @@ public enum ImageDecoders {
         switch ImageFileFormat.sniff(head) {
         case .jpeg: return try JPEGDecoder(path: path, options: options)
         case .png: return try PNGDecoder(path: path, options: options)
-        case let format? where [.tiff, .webp, .heif, .avif].contains(format):
+        case .heif, .avif: return try HEIFDecoder(path: path, options: options)
+        case let format? where [.tiff, .webp].contains(format):
             throw ImageError(.unsupported, path: path, "\(format.rawValue) files cannot be read yet")
         case .some:
             preconditionFailure("every sniffed format has a decoder")
@@ -154,7 +155,7 @@ public enum ImageDecoders {
             throw ImageError(.corrupt, path: path, "damaged PNG signature (was the file copied in text mode?)")
         case nil:
             let shown = head.prefix(4).map { hexByte($0) }.joined(separator: " ")
-            throw ImageError(.corrupt, path: path, "not a JPEG or PNG file (starts with \(shown))")
+            throw ImageError(.corrupt, path: path, "not an image recipe reads: JPEG, PNG, TIFF, WebP, HEIF or AVIF (starts with \(shown))")
         }
     }
 }

@@ -150,6 +150,10 @@ struct PhotoColor: Sendable {
             } catch {
                 warnings.append(ImageWarning(path: photo, "\(error); treated as sRGB"))
             }
+        } else if let cicp = meta.cicp {
+            let (profile, name, problem) = Self.profile(cicp)
+            if let problem { warnings.append(ImageWarning(path: photo, problem)) }
+            return (profile, name, warnings)
         } else if info.fileColorSpace.hasPrefix("CMYK") || info.fileColorSpace.hasPrefix("YCCK") {
             warnings.append(ImageWarning(path: photo, "CMYK photo without a profile: converted to RGB with the plain device formula, colours approximate"))
             return (nil, "CMYK without a profile (device formula)", warnings)
@@ -174,6 +178,45 @@ struct PhotoColor: Sendable {
             return (ColorProfile.adobeRGB, "Adobe RGB (EXIF interoperability index R03)", warnings)
         }
         return (nil, "sRGB", warnings)
+    }
+
+    /// The colour a HEIF's `nclx` box (or another H.273 description) names: its primaries and
+    /// white (1 BT.709/sRGB, 4 BT.470M, 5 BT.470BG, 6/7 SMPTE 170M/240M, 9 BT.2020, 11 DCI-P3,
+    /// 12 Display P3) with the sRGB curve for the sRGB and BT.709-family transfers (13, 1, 6, 14, 15,
+    /// and 2 unspecified: stills are shown that way by libvips and the browsers' image decoders),
+    /// a power for 4 (2.2), 5 (2.8) and 8 (linear). HDR transfers (PQ, HLG) are not tone-mapped.
+    /// nil for sRGB itself; a problem to warn about when the description cannot be followed.
+    static func profile(_ c: CICP) -> (ColorProfile?, String, String?) {
+        let d65 = (0.3127, 0.3290)
+        let primaries: (name: String, white: (Double, Double), r: (Double, Double), g: (Double, Double), b: (Double, Double))?
+            = switch c.primaries {
+            case 1, 2: ("BT.709", d65, (0.64, 0.33), (0.30, 0.60), (0.15, 0.06))
+            case 4: ("BT.470 M", (0.310, 0.316), (0.67, 0.33), (0.21, 0.71), (0.14, 0.08))
+            case 5: ("BT.470 B/G", d65, (0.64, 0.33), (0.29, 0.60), (0.15, 0.06))
+            case 6, 7: ("SMPTE 170M", d65, (0.630, 0.340), (0.310, 0.595), (0.155, 0.070))
+            case 9: ("BT.2020", d65, (0.708, 0.292), (0.170, 0.797), (0.131, 0.046))
+            case 11: ("DCI-P3", (0.314, 0.351), (0.680, 0.320), (0.265, 0.690), (0.150, 0.060))
+            case 12: ("Display P3", d65, (0.680, 0.320), (0.265, 0.690), (0.150, 0.060))
+            default: nil
+            }
+        guard let primaries else {
+            return (nil, "sRGB", "nclx colour primaries \(c.primaries) are not supported; treated as sRGB")
+        }
+        var problem: String?
+        var gamma: Double?
+        switch c.transfer {
+        case 4: gamma = 2.2
+        case 5: gamma = 2.8
+        case 8: gamma = 1
+        case 1, 2, 6, 13, 14, 15: gamma = nil
+        case 16, 18: problem = "HDR transfer (\(c.transfer == 16 ? "PQ" : "HLG")) is shown without tone mapping; highlights clip"
+        default: problem = "nclx transfer characteristics \(c.transfer) are not supported; the sRGB curve is used"
+        }
+        guard let profile = ColorProfile.synthesized(white: primaries.white, red: primaries.r, green: primaries.g, blue: primaries.b, gamma: gamma)
+        else { return (nil, "sRGB", "nclx colour description \(c) describes no colour space; treated as sRGB") }
+        if profile.isSRGBEquivalent { return (nil, "sRGB (nclx)", problem) }
+        let curve = gamma.map { $0 == 1 ? "linear" : "gamma \(NumberFormatting.shortest($0))" } ?? "sRGB curve"
+        return (profile, "\(primaries.name) primaries, \(curve) (nclx)", problem)
     }
 
     /// Steps from `profile`'s encoded values to the working space's linear light.

@@ -53,6 +53,7 @@ struct RenderJob {
     var decode = DecodeOptions()
     var jpeg = JPEGOptions()
     var png = PNGOptions()
+    var heif = HEIFOptions()
     /// Threads: 1 renders on the calling thread; more put the decoder and each stage on a
     /// thread of its own, and from 3 on the point passes split their rows across `threads − 1`.
     var threads = RenderJob.defaultThreads
@@ -187,7 +188,8 @@ struct RenderJob {
         let outFormat: PixelFormat = switch outputFormat {
         case .jpeg: PixelFormat(chain.format.colorModel.withoutAlpha, .uint8)
         case .png: PixelFormat(chain.format.colorModel, info.bitDepth > 8 ? chain.format.sampleType : .uint8)
-        case .tiff, .webp, .heif, .avif:
+        case .heif, .avif: PixelFormat(chain.format.colorModel.hasAlpha ? .rgba : .rgb, info.bitDepth > 8 ? .uint16 : .uint8)
+        case .tiff, .webp:
             throw ImageError(.unsupported, path: output, "\(outputFormat.rawValue) files cannot be written yet")
         }
         if chain.format != outFormat {
@@ -219,7 +221,12 @@ struct RenderJob {
                                          format: outFormat, metadata: metadata, options: png)
             try StripPipeline.run(source: chain, sink: encoder)
             encoderWarnings = encoder.warnings
-        case .tiff, .webp, .heif, .avif:
+        case .heif, .avif:
+            let encoder = try HEIFEncoder(handle: file.handle, path: output, width: chain.width, height: chain.height,
+                                          format: outFormat, codec: outputFormat, metadata: metadata, options: heif)
+            try StripPipeline.run(source: chain, sink: encoder)
+            encoderWarnings = encoder.warnings
+        case .tiff, .webp:
             throw ImageError(.unsupported, path: output, "\(outputFormat.rawValue) files cannot be written yet")
         }
         try file.commit()
