@@ -69,7 +69,7 @@ let package = Package(
         // Batches: walking folders, output names, shards, the manifest and what is up to date.
         .target(
             name: "RecipeBatch",
-            dependencies: ["RecipeCore", "RecipeHistory", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["RecipeCore", "RecipeCodecs", "RecipeHistory", .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(
             name: "recipe",
             dependencies: [

@@ -1,3 +1,4 @@
+import RecipeCodecs
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,8 +29,8 @@ public struct PhotoWalk: Sendable {
     /// Folders never walked into (the output folder when it lies inside an input folder).
     public var skipFolders: [String] = []
 
-    public static let defaultInclude = [Glob("*.jpg", caseInsensitive: true), Glob("*.jpeg", caseInsensitive: true),
-                                        Glob("*.png", caseInsensitive: true)]
+    /// Every extension the codecs read (`*.jpg`, `*.heic`, `*.tif`, … in any case).
+    public static let defaultInclude = ImageFileFormat.knownExtensions.map { Glob("*.\($0)", caseInsensitive: true) }
 
     public init(include: [Glob], exclude: [Glob]) {
         self.include = include

@@ -126,7 +126,7 @@ struct RenderCommandTests: CLITest {
 
     @Test("an unknown output extension is a clear error")
     func unknownExtension() throws {
-        let r = try recipe(["render", TestPaths.fixture("jpeg/pil_hopper.jpg"), "-o", "/tmp/out.tiff"])
+        let r = try recipe(["render", TestPaths.fixture("jpeg/pil_hopper.jpg"), "-o", "/tmp/out.gif"])
         #expect(r.status == 1 && r.stderr.contains("cannot tell the output format"))
     }
 

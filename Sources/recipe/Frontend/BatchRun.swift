@@ -26,8 +26,7 @@ struct BatchRun {
     var format: OutputFormatChoice = .same
     var size: RenderSize = .full
     var decode = DecodeOptions()
-    var jpeg = JPEGOptions()
-    var png = PNGOptions()
+    var encoding = OutputEncoding()
     /// `--profile` / `--intent` (nil: the recipes' `output:`, else keep / relative).
     var profile: OutputProfile?
     var intent: RenderingIntent?
@@ -146,7 +145,7 @@ struct BatchRun {
         var written: [Manifest.Record] = []
         let queue = BatchQueue(work)
         let threadsPerJob = max(1, RenderJob.defaultThreads / jobs)
-        let context = RenderContext(chain: chain, size: size, decode: decode, jpeg: jpeg, png: png, profile: profile, intent: intent, fuse: fuse,
+        let context = RenderContext(chain: chain, size: size, decode: decode, encoding: encoding, profile: profile, intent: intent, fuse: fuse,
                                     threads: threadsPerJob, freshness: freshness, engine: Self.engine, baseKey: baseKey)
         let workers = (0..<min(jobs, work.count)).map { _ in
             WorkerThread {
@@ -180,8 +179,9 @@ struct BatchRun {
 
     /// What every output's recipe key starts from: the output settings and the recipes' meaning.
     var baseKey: String {
-        let settingsKey = "engine-settings\nformat \(format.rawValue)\nsize \(size)\nquality \(jpeg.quality)\nsubsampling \(jpeg.subsampling)\n"
-            + "progressive \(jpeg.progressive)\noptimize \(jpeg.optimizeCoding)\npng \(png.compressionLevel)\n"
+        // Every format's settings: with --format same, one batch writes several formats.
+        let settingsKey = "engine-settings\nformat \(format.rawValue)\nsize \(size)\n"
+            + ImageFileFormat.allCases.map { encoding.key(for: $0) + "\n" }.joined()
             + (profile == nil && intent == nil ? "" : "profile \(profile?.description ?? "-")\nintent \(intent?.rawValue ?? "-")\n")
             + "damaged \(decode.allowDamaged)\nmax-pixels \(decode.maxPixels)\nfuse \(fuse)\n"
         return settingsKey + chain.key
@@ -199,11 +199,7 @@ struct BatchRun {
             // A stat per photo, only when a flag asks about sidecars.
             let edited = (onlyEdited || withSidecars) && Paths.isFile(sidecarPath)
             if onlyEdited, !edited { continue }
-            let ext: String? = switch format {
-            case .same: nil
-            case .jpeg: "jpg"
-            case .png: "png"
-            }
+            let ext = format.fileFormat?.preferredExtension
             guard let output = template.path(for: photo.relative, ext: ext, recipe: recipeLabel) else {
                 items.append(Item(photo: photo, output: photo.relative, outputPath: "", recipeSHA256: baseSHA,
                                   problem: "the name template `\(template.template)` takes it outside the output folder"))
@@ -274,8 +270,7 @@ struct RenderContext: Sendable {
     var chain: RecipeChain
     var size: RenderSize
     var decode: DecodeOptions
-    var jpeg: JPEGOptions
-    var png: PNGOptions
+    var encoding: OutputEncoding
     var profile: OutputProfile?
     var intent: RenderingIntent?
     var fuse: Bool
@@ -352,8 +347,7 @@ struct RenderContext: Sendable {
         let planned = try chain.plan(source: source, sidecar: sidecar, size: size, fuse: fuse, profile: profile, intent: intent)
         var job = RenderJob(input: source, output: item.outputPath, size: size)
         job.decode = decode
-        job.jpeg = jpeg
-        job.png = png
+        job.encoding = encoding
         (job.profile, job.intent) = RecipePlanning.output(profile, intent, recipe: chain.output)
         // Below a megapixel, handing strips between threads costs more than it saves (3× slower
         // at 160 px, measured); the bytes are the same either way.

@@ -13,7 +13,7 @@ import Glibc
 /// `DIR/IMG_0001.JPG`), or to a named file (`--output`). `RECIPE_OUTPUT_DIR` in the environment
 /// sets the folder for every command.
 struct CurrentVersionOptions: ParsableArguments {
-    @Option(name: [.short, .customLong("output")], help: "Write the current version to this file (.jpg, .jpeg or .png).")
+    @Option(name: [.short, .customLong("output")], help: "Write the current version to this file (.jpg, .png, .tif, .webp, .heic or .avif).")
     var output: String?
 
     @Option(help: ArgumentHelp("Write the current version into this folder, under the photo's name (default: $RECIPE_OUTPUT_DIR, else beside the photo).", valueName: "dir"))
@@ -25,8 +25,8 @@ struct CurrentVersionOptions: ParsableArguments {
     @Option(help: "full, display (long edge \(RenderSize.displayLongEdge) px) or a long edge in pixels.")
     var size: RenderSize = .full
 
-    @Option(help: "JPEG quality, 1-100.")
-    var quality: Int = 90
+    @Option(help: ArgumentHelp("Quality of a lossy output, 1-100, on its format's own scale (default: JPEG 90, HEIC and AVIF 50).", valueName: "n"))
+    var quality: Int?
 
     @Option(help: ArgumentHelp("The output's colours: keep (the photo's own), srgb, display-p3, adobe-rgb, rec2020, or an RGB ICC file.", valueName: "profile"))
     var profile: OutputProfile?
@@ -41,7 +41,7 @@ struct CurrentVersionOptions: ParsableArguments {
     var noRender = false
 
     func validate() throws {
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
+        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
         guard (1...256).contains(threads) else { throw ValidationError("--threads must be between 1 and 256") }
         guard output == nil || outputDir == nil else { throw ValidationError("give --output or --output-dir, not both") }
     }
@@ -69,7 +69,7 @@ struct CurrentVersionOptions: ParsableArguments {
 enum SidecarRender {
     struct Options {
         var size: RenderSize = .full
-        var quality = 90
+        var encoding = OutputEncoding()
         var threads = RenderJob.defaultThreads
         var fuse = true
         var allowDamaged = false
@@ -81,7 +81,7 @@ enum SidecarRender {
     static func render(_ sidecar: Sidecar, asset: Asset, to output: String, options: Options) throws -> String {
         let source = try asset.renderSource(sidecar)
         let passThrough = sidecar.checked.graph.map { $0.nodes.count == 1 } ?? false
-        let sourceFormat = ImageFileFormat.sniff(try InputFile.prefix(source, count: 8))
+        let sourceFormat = ImageFileFormat.sniff(try InputFile.prefix(source, count: ImageFileFormat.sniffLength))
         let sameFormat = sourceFormat != nil && sourceFormat == ImageFileFormat(pathExtension: output)
         if passThrough, options.size == .full, sameFormat, options.profile == nil || options.profile == .keep {
             try copy(source, to: output)
@@ -89,7 +89,7 @@ enum SidecarRender {
         }
         var job = RenderJob(input: source, output: output, size: options.size)
         job.decode = DecodeOptions(maxPixels: DecodeOptions.defaultMaxPixels, allowDamaged: options.allowDamaged)
-        job.jpeg = JPEGOptions(quality: options.quality)
+        job.encoding = options.encoding
         job.threads = options.threads
         job.profile = options.profile ?? .keep
         job.intent = options.intent ?? .relative

@@ -4,8 +4,11 @@ import RecipeColor
 
 /// How outputs are encoded, shared by `render` and `apply`.
 struct EncodingOptions: ParsableArguments {
-    @Option(help: "JPEG quality, 1-100.")
-    var quality: Int = 90
+    @Option(help: ArgumentHelp("Quality of lossy outputs, 1-100, on each format's own scale (default: JPEG 90, HEIC and AVIF 50).", valueName: "n"))
+    var quality: Int?
+
+    @Flag(help: "Lossless HEIC and AVIF output.")
+    var lossless = false
 
     @Option(help: "JPEG chroma subsampling: 420, 422 or 444.")
     var subsampling: JPEGOptions.Subsampling = .s420
@@ -26,10 +29,17 @@ struct EncodingOptions: ParsableArguments {
     var intent: RenderingIntent?
 
     func validate() throws {
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
+        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
         guard (0...9).contains(pngCompression) else { throw ValidationError("--png-compression must be between 0 and 9") }
     }
 
-    var jpeg: JPEGOptions { JPEGOptions(quality: quality, subsampling: subsampling, progressive: progressive, optimizeCoding: optimize) }
-    var png: PNGOptions { PNGOptions(compressionLevel: pngCompression) }
+    /// Every format's settings from the options.
+    var encoding: OutputEncoding {
+        var e = OutputEncoding()
+        e.jpeg = JPEGOptions(quality: 90, subsampling: subsampling, progressive: progressive, optimizeCoding: optimize)
+        e.png = PNGOptions(compressionLevel: pngCompression)
+        if let quality { e.setQuality(quality) }
+        e.lossless = lossless
+        return e
+    }
 }

@@ -51,9 +51,7 @@ struct RenderJob {
     var output: String
     var size: RenderSize = .full
     var decode = DecodeOptions()
-    var jpeg = JPEGOptions()
-    var png = PNGOptions()
-    var heif = HEIFOptions()
+    var encoding = OutputEncoding()
     /// Threads: 1 renders on the calling thread; more put the decoder and each stage on a
     /// thread of its own, and from 3 on the point passes split their rows across `threads − 1`.
     var threads = RenderJob.defaultThreads
@@ -91,7 +89,7 @@ struct RenderJob {
     /// Decodes, orients, resizes and encodes, streaming; the output appears atomically or not at all.
     func run() throws -> Outcome {
         guard let outputFormat = ImageFileFormat(pathExtension: output) else {
-            throw ImageError(.writeFailed, path: output, "cannot tell the output format from the name (use .jpg, .jpeg or .png)")
+            throw ImageError(.writeFailed, path: output, "cannot tell the output format from the name (use .jpg, .png, .tif, .webp, .heic or .avif)")
         }
         if let a = InputFile.identity(input), let b = InputFile.identity(output), a == b {
             throw ImageError(.refused, path: output, "is the original photo; refusing to overwrite it")
@@ -185,13 +183,7 @@ struct RenderJob {
         if let finalSize, chain.width != finalSize.width || chain.height != finalSize.height {
             chain = ResampleStep(source: chain, width: finalSize.width, height: finalSize.height)
         }
-        let outFormat: PixelFormat = switch outputFormat {
-        case .jpeg: PixelFormat(chain.format.colorModel.withoutAlpha, .uint8)
-        case .png: PixelFormat(chain.format.colorModel, info.bitDepth > 8 ? chain.format.sampleType : .uint8)
-        case .heif, .avif: PixelFormat(chain.format.colorModel.hasAlpha ? .rgba : .rgb, info.bitDepth > 8 ? .uint16 : .uint8)
-        case .tiff, .webp:
-            throw ImageError(.unsupported, path: output, "\(outputFormat.rawValue) files cannot be written yet")
-        }
+        let outFormat = ImageEncoders.pixelFormat(outputFormat, for: chain.format.colorModel, deep: info.bitDepth > 8)
         if chain.format != outFormat {
             chain = ConvertStep(source: chain, to: outFormat)
         }
@@ -209,26 +201,10 @@ struct RenderJob {
             metadata.icc = nil
         }
         let file = try AtomicOutputFile(path: output)
-        var encoderWarnings: [String] = []
-        switch outputFormat {
-        case .jpeg:
-            let encoder = try JPEGEncoder(handle: file.handle, path: output, width: chain.width, height: chain.height,
-                                          colorModel: outFormat.colorModel, metadata: metadata, options: jpeg)
-            try StripPipeline.run(source: chain, sink: encoder)
-            encoderWarnings = encoder.warnings
-        case .png:
-            let encoder = try PNGEncoder(handle: file.handle, path: output, width: chain.width, height: chain.height,
-                                         format: outFormat, metadata: metadata, options: png)
-            try StripPipeline.run(source: chain, sink: encoder)
-            encoderWarnings = encoder.warnings
-        case .heif, .avif:
-            let encoder = try HEIFEncoder(handle: file.handle, path: output, width: chain.width, height: chain.height,
-                                          format: outFormat, codec: outputFormat, metadata: metadata, options: heif)
-            try StripPipeline.run(source: chain, sink: encoder)
-            encoderWarnings = encoder.warnings
-        case .tiff, .webp:
-            throw ImageError(.unsupported, path: output, "\(outputFormat.rawValue) files cannot be written yet")
-        }
+        let encoder = try ImageEncoders.open(outputFormat, handle: file.handle, path: output, width: chain.width, height: chain.height,
+                                             pixels: outFormat, metadata: metadata, encoding: encoding)
+        try StripPipeline.run(source: chain, sink: encoder)
+        let encoderWarnings = encoder.warnings
         try file.commit()
         return Outcome(width: chain.width, height: chain.height, scaleDenominator: denominator,
                        warnings: color.warnings + decoder.warnings + encoderWarnings.map { ImageWarning(path: output, $0) })

@@ -9,7 +9,8 @@ struct Apply: ParsableCommand {
         discussion: """
             Arguments ending in .recipe.yaml (or .recipe.yml, or given with --recipe) are recipes, \
             applied in order (a base look, then a style); the others are photos and folders, walked \
-            recursively (hidden names skipped; without --include, *.jpg, *.jpeg and *.png in any case). \
+            recursively (hidden names skipped; without --include, every image the codecs read: *.jpg, \
+            *.jpeg, *.png, *.tif, *.tiff, *.webp, *.heic, *.heif, *.hif and *.avif, in any case). \
             Outputs go below OUTDIR by the --name template; originals are only read.
 
             OUTDIR/.recipe-manifest.jsonl records, per output, the SHA-256 of its source, of the \
@@ -48,7 +49,7 @@ struct Apply: ParsableCommand {
     @Option(help: ArgumentHelp("Output path template below OUTDIR.", valueName: "template"))
     var name: String = NameTemplate.default
 
-    @Option(help: ArgumentHelp("Output format: jpeg, png, or same (the photo's own).", valueName: "format"))
+    @Option(help: ArgumentHelp("Output format: jpeg, png, tiff, webp, heic, avif, or same (the photo's own).", valueName: "format"))
     var format: OutputFormatChoice = .same
 
     @Option(help: "full, display (long edge \(RenderSize.displayLongEdge) px) or a long edge in pixels.")
@@ -139,10 +140,9 @@ struct Apply: ParsableCommand {
         batch.format = format
         batch.size = size
         batch.decode = DecodeOptions(maxPixels: maxPixels, allowDamaged: allowDamaged)
-        batch.jpeg = encoding.jpeg
+        batch.encoding = encoding.encoding
         batch.profile = encoding.profile
         batch.intent = encoding.intent
-        batch.png = encoding.png
         batch.fuse = !noFuse
         batch.withSidecars = withSidecars
         batch.onlyEdited = onlyEdited
@@ -159,14 +159,31 @@ struct Apply: ParsableCommand {
 
 /// `--format`: the output's encoding.
 enum OutputFormatChoice: String, ExpressibleByArgument, CaseIterable {
-    case same, jpeg, png
+    case same, jpeg, png, tiff, webp, heic, avif
 
     init?(argument: String) {
         switch argument.lowercased() {
         case "same": self = .same
         case "jpeg", "jpg": self = .jpeg
         case "png": self = .png
+        case "tiff", "tif": self = .tiff
+        case "webp": self = .webp
+        case "heic", "heif": self = .heic
+        case "avif": self = .avif
         default: return nil
+        }
+    }
+
+    /// The encoding, nil for the photo's own.
+    var fileFormat: ImageFileFormat? {
+        switch self {
+        case .same: nil
+        case .jpeg: .jpeg
+        case .png: .png
+        case .tiff: .tiff
+        case .webp: .webp
+        case .heic: .heif
+        case .avif: .avif
         }
     }
 }

@@ -88,7 +88,7 @@ enum LifecycleCommand {
         let output = current.path(for: asset.photo)
         var options = SidecarRender.Options()
         options.size = current.size
-        options.quality = current.quality
+        if let q = current.quality { options.encoding.setQuality(q) }
         options.threads = current.threads
         options.profile = current.profile
         options.intent = current.intent

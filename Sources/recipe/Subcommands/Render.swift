@@ -27,7 +27,8 @@ struct Render: ParsableCommand {
             --output-dir says otherwise (see `recipe edit`). A sidecar made for other bytes than \
             the photo's is refused.
 
-            The output format follows OUT's extension (.jpg/.jpeg or .png). EXIF orientation is \
+            The output format follows OUT's extension (.jpg/.jpeg, .png, .tif/.tiff, .webp, \
+            .heic/.heif/.hif or .avif). EXIF orientation is \
             applied, so the output is upright and its orientation tag says 1; EXIF, ICC, XMP and \
             IPTC blocks are carried over. The output is written to a temporary file and renamed \
             into place, so it is either complete or absent.
@@ -51,7 +52,7 @@ struct Render: ParsableCommand {
     @Flag(help: "Render the unfused plan: every operation a pass of its own (for measurements and tests).")
     var noFuse = false
 
-    @Option(name: [.short, .customLong("output")], help: "The file to write (.jpg, .jpeg or .png).")
+    @Option(name: [.short, .customLong("output")], help: "The file to write (.jpg, .png, .tif, .webp, .heic or .avif).")
     var output: String?
 
     @Option(help: ArgumentHelp("With a sidecar: write the current version into this folder under the photo's name.", valueName: "dir"))
@@ -92,8 +93,7 @@ struct Render: ParsableCommand {
         }
         var job = RenderJob(input: photo, output: output, size: size)
         job.decode = DecodeOptions(maxPixels: maxPixels, allowDamaged: allowDamaged)
-        job.jpeg = encoding.jpeg
-        job.png = encoding.png
+        job.encoding = encoding.encoding
         job.profile = encoding.profile ?? .keep
         job.intent = encoding.intent ?? .relative
         job.threads = singleThread ? 1 : threads
@@ -119,7 +119,7 @@ struct Render: ParsableCommand {
             let path = CurrentVersionOptions.path(for: photo, output: output, outputDir: outputDir)
             var options = SidecarRender.Options()
             options.size = size
-            options.quality = encoding.quality
+            options.encoding = encoding.encoding
             options.threads = singleThread ? 1 : threads
             options.fuse = !noFuse
             options.allowDamaged = allowDamaged

@@ -1,0 +1,91 @@
+import RecipeCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An encoder: rows in, a file out, and what it could not carry over as warnings.
+public protocol ImageEncoder: RowSink {
+    /// Blocks or settings the format could not hold (an EXIF block over a JPEG segment's 64 KB).
+    var warnings: [String] { get }
+}
+
+extension JPEGEncoder: ImageEncoder {}
+extension PNGEncoder: ImageEncoder {}
+extension HEIFEncoder: ImageEncoder {}
+
+/// How every output format is encoded: one value the front ends (render, apply, edit) carry, so a
+/// new format or option is added here once.
+///
+/// ```swift
+/// var encoding = OutputEncoding()
+/// encoding.setQuality(82)                     // each lossy format on its own scale
+/// let sink = try ImageEncoders.open(.heif, handle: f, path: "out.heic", width: w, height: h,
+///                                   format: ImageEncoders.pixelFormat(.heif, for: .rgb, deep: false),
+///                                   metadata: meta, encoding: encoding)
+/// ```
+public struct OutputEncoding: Sendable, Equatable {
+    public var jpeg = JPEGOptions()
+    public var png = PNGOptions()
+    public var heif = HEIFOptions()
+
+    public init() {}
+
+    /// `--quality`: the quality of every lossy format, each on its own scale (libjpeg's 1–100,
+    /// libheif's 0–100). Unset, each keeps its default: JPEG 90, HEIC/AVIF 50 (libheif's and
+    /// libvips' default).
+    public mutating func setQuality(_ q: Int) {
+        jpeg.quality = q
+        heif.quality = q
+    }
+
+    /// `--lossless`: the formats with a lossless mode use it (HEIC, AVIF).
+    public var lossless: Bool {
+        get { heif.lossless }
+        set { heif.lossless = newValue }
+    }
+
+    /// The settings that change the bytes of an output in `format` (part of `apply`'s up-to-date
+    /// key): another format's options do not make an output stale.
+    public func key(for format: ImageFileFormat) -> String {
+        switch format {
+        case .jpeg: "jpeg quality \(jpeg.quality) subsampling \(jpeg.subsampling) progressive \(jpeg.progressive) optimize \(jpeg.optimizeCoding)"
+        case .png: "png level \(png.compressionLevel)"
+        case .heif, .avif: "\(format.rawValue) quality \(heif.quality) lossless \(heif.lossless)"
+        case .tiff, .webp: "\(format.rawValue)"
+        }
+    }
+}
+
+/// Opens the encoder for an output format.
+public enum ImageEncoders {
+    /// The rows an encoder of `format` takes for an image of `model` (`deep`: the photo has more
+    /// than 8 bits, kept where the format can hold them): JPEG gray or RGB 8-bit; PNG any model,
+    /// 8 or 16 bits; HEIF and AVIF RGB(A), 16-bit rows for a deep photo (written as 10 bits).
+    public static func pixelFormat(_ format: ImageFileFormat, for model: ColorModel, deep: Bool) -> PixelFormat {
+        switch format {
+        case .jpeg: PixelFormat(model.withoutAlpha, .uint8)
+        case .png, .tiff: PixelFormat(model, deep ? .uint16 : .uint8)
+        case .webp: PixelFormat(model.hasAlpha ? .rgba : .rgb, .uint8)
+        case .heif, .avif: PixelFormat(model.hasAlpha ? .rgba : .rgb, deep ? .uint16 : .uint8)
+        }
+    }
+
+    /// An encoder writing `format` to `handle` (the caller owns the file: flushing, closing,
+    /// renaming into place). `pixels` must be `pixelFormat(format, …)`.
+    public static func open(_ format: ImageFileFormat, handle: UnsafeMutablePointer<FILE>, path: String, width: Int, height: Int,
+                            pixels: PixelFormat, metadata: ImageMetadata, encoding: OutputEncoding) throws(ImageError) -> any ImageEncoder {
+        switch format {
+        case .jpeg:
+            return try JPEGEncoder(handle: handle, path: path, width: width, height: height, colorModel: pixels.colorModel,
+                                   metadata: metadata, options: encoding.jpeg)
+        case .png:
+            return try PNGEncoder(handle: handle, path: path, width: width, height: height, format: pixels, metadata: metadata,
+                                  options: encoding.png)
+        case .heif, .avif:
+            return try HEIFEncoder(handle: handle, path: path, width: width, height: height, format: pixels, codec: format,
+                                   metadata: metadata, options: encoding.heif)
+        case .tiff, .webp:
+            throw ImageError(.unsupported, path: path, "\(format.rawValue) files cannot be written yet")
+        }
+    }
+}
