@@ -12,6 +12,7 @@ public protocol ImageEncoder: RowSink {
 extension JPEGEncoder: ImageEncoder {}
 extension PNGEncoder: ImageEncoder {}
 extension HEIFEncoder: ImageEncoder {}
+extension WebPEncoder: ImageEncoder {}
 
 /// How every output format is encoded: one value the front ends (render, apply, edit) carry, so a
 /// new format or option is added here once.
@@ -27,21 +28,26 @@ public struct OutputEncoding: Sendable, Equatable {
     public var jpeg = JPEGOptions()
     public var png = PNGOptions()
     public var heif = HEIFOptions()
+    public var webp = WebPOptions(quality: 85)
 
     public init() {}
 
     /// `--quality`: the quality of every lossy format, each on its own scale (libjpeg's 1–100,
-    /// libheif's 0–100). Unset, each keeps its default: JPEG 90, HEIC/AVIF 50 (libheif's and
-    /// libvips' default).
+    /// libwebp's and libheif's 0–100). Unset, each keeps its default: JPEG 90, WebP 85,
+    /// HEIC/AVIF 50 (libheif's and libvips' default).
     public mutating func setQuality(_ q: Int) {
         jpeg.quality = q
+        webp.quality = q
         heif.quality = q
     }
 
-    /// `--lossless`: the formats with a lossless mode use it (HEIC, AVIF).
+    /// `--lossless`: the formats with a lossless mode use it (WebP, HEIC, AVIF).
     public var lossless: Bool {
         get { heif.lossless }
-        set { heif.lossless = newValue }
+        set {
+            heif.lossless = newValue
+            webp.lossless = newValue
+        }
     }
 
     /// The settings that change the bytes of an output in `format` (part of `apply`'s up-to-date
@@ -51,7 +57,8 @@ public struct OutputEncoding: Sendable, Equatable {
         case .jpeg: "jpeg quality \(jpeg.quality) subsampling \(jpeg.subsampling) progressive \(jpeg.progressive) optimize \(jpeg.optimizeCoding)"
         case .png: "png level \(png.compressionLevel)"
         case .heif, .avif: "\(format.rawValue) quality \(heif.quality) lossless \(heif.lossless)"
-        case .tiff, .webp: "\(format.rawValue)"
+        case .webp: "webp quality \(webp.quality) lossless \(webp.lossless) effort \(webp.effort)"
+        case .tiff: "\(format.rawValue)"
         }
     }
 }
@@ -84,7 +91,10 @@ public enum ImageEncoders {
         case .heif, .avif:
             return try HEIFEncoder(handle: handle, path: path, width: width, height: height, format: pixels, codec: format,
                                    metadata: metadata, options: encoding.heif)
-        case .tiff, .webp:
+        case .webp:
+            return try WebPEncoder(handle: handle, path: path, width: width, height: height, format: pixels, metadata: metadata,
+                                   options: encoding.webp)
+        case .tiff:
             throw ImageError(.unsupported, path: path, "\(format.rawValue) files cannot be written yet")
         }
     }

@@ -147,7 +147,8 @@ public enum ImageDecoders {
         case .jpeg: return try JPEGDecoder(path: path, options: options)
         case .png: return try PNGDecoder(path: path, options: options)
         case .heif, .avif: return try HEIFDecoder(path: path, options: options)
-        case let format? where [.tiff, .webp].contains(format):
+        case .webp: return try WebPDecoder(path: path, options: options)
+        case let format? where format == .tiff:
             throw ImageError(.unsupported, path: path, "\(format.rawValue) files cannot be read yet")
         case .some:
             preconditionFailure("every sniffed format has a decoder")

@@ -25,7 +25,7 @@ struct CurrentVersionOptions: ParsableArguments {
     @Option(help: "full, display (long edge \(RenderSize.displayLongEdge) px) or a long edge in pixels.")
     var size: RenderSize = .full
 
-    @Option(help: ArgumentHelp("Quality of a lossy output, 1-100, on its format's own scale (default: JPEG 90, HEIC and AVIF 50).", valueName: "n"))
+    @Option(help: ArgumentHelp("Quality of a lossy output, 1-100, on its format's own scale (default: JPEG 90, WebP 85, HEIC and AVIF 50).", valueName: "n"))
     var quality: Int?
 
     @Option(help: ArgumentHelp("The output's colours: keep (the photo's own), srgb, display-p3, adobe-rgb, rec2020, or an RGB ICC file.", valueName: "profile"))

@@ -4,10 +4,10 @@ import RecipeColor
 
 /// How outputs are encoded, shared by `render` and `apply`.
 struct EncodingOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Quality of lossy outputs, 1-100, on each format's own scale (default: JPEG 90, HEIC and AVIF 50).", valueName: "n"))
+    @Option(help: ArgumentHelp("Quality of lossy outputs, 1-100, on each format's own scale (default: JPEG 90, WebP 85, HEIC and AVIF 50).", valueName: "n"))
     var quality: Int?
 
-    @Flag(help: "Lossless HEIC and AVIF output.")
+    @Flag(help: "Lossless WebP, HEIC and AVIF output.")
     var lossless = false
 
     @Option(help: "JPEG chroma subsampling: 420, 422 or 444.")
