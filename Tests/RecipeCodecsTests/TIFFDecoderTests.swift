@@ -313,6 +313,15 @@ struct TIFFDecoderTests {
                 outcomes[e.kind.rawValue, default: 0] += 1
             }
         }
+        // Failing opens and decodes give their file descriptors back (other tests run alongside,
+        // hence the margin: a leak would show as one descriptor per attempt).
+        let open = { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0 }
+        let before = open()
+        for i in 0..<300 {
+            _ = try? TIFFDecoder(path: folder.appendingPathComponent("garbage\(i % 60).tif").path)
+            _ = try? decodeTIFF(cutPath)
+        }
+        #expect(open() - before < 100, "\(open() - before) more descriptors open after 600 failed decodes")
         testNote("TIFF garbage: " + outcomes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
 
         // Floating-point samples are refused by name.

@@ -31,6 +31,10 @@ struct TIFFEncoderTests {
                 #expect(summary.contains(" \(image.width)x\(image.height) \(image.maxValue > 255 ? "ushort" : "uchar"), \(bands)"), "\(summary)")
                 let back = try Vips.decode(out, in: folder)
                 #expect(back == image, "\(out): max difference \(back.maxDifference(to: image) ?? -1)")
+                // Our decoder reads the same pixels and the profile back.
+                let (ours, decoder) = try decodeTIFF(out)
+                #expect(ours == image, "\(out): our decoder differs by \(ours.maxDifference(to: image) ?? -1)")
+                #expect(decoder.info.metadata.icc == meta.icc)
                 if rgb && compression == .deflate {
                     let base64 = try Vips.field("icc-profile-data", of: out)
                     #expect(Data(base64Encoded: base64).map([UInt8].init) == icc, "\(out): ICC differs in vips")
@@ -105,6 +109,40 @@ struct TIFFEncoderTests {
         #expect(encoder.warnings.contains { $0.contains("EXIF") })
         let (back, decoder) = try decodeTIFF(out)
         #expect(back == image && decoder.info.metadata.exif == nil)
+    }
+
+    @Test("an encoder abandoned mid-image after its output was discarded touches the closed FILE* no more")
+    func abandoned() throws {
+        let folder = TestPaths.temporaryDirectory("tiff-abandon")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("never.tif").path
+        for compression in TIFFOptions.Compression.allCases {
+            var out: AtomicOutputFile? = try AtomicOutputFile(path: path)
+            var encoder: TIFFEncoder? = try TIFFEncoder(handle: out!.handle, path: path, width: 300, height: 200,
+                                                        format: PixelFormat(.rgb, .uint16), metadata: ImageMetadata(),
+                                                        options: TIFFOptions(compression: compression))
+            let strip = PixelBuffer(width: 300, rowCapacity: 150, format: PixelFormat(.rgb, .uint16))
+            strip.rowCount = 150
+            try encoder!.writeRows(from: strip)
+            out!.abort()  // fclose: the FILE* is gone before the encoder
+            out = nil
+            encoder = nil  // deinit must not flush through it (ASan builds catch a use after free)
+            #expect(encoder == nil && !FileManager.default.fileExists(atPath: path))
+
+            // With the FILE* still open, dropping the encoder adds not a byte (no directory, no strip).
+            let keptPath = folder.appendingPathComponent("kept.tif").path
+            let kept = try #require(fopen(keptPath, "wb"))
+            encoder = try TIFFEncoder(handle: kept, path: keptPath, width: 300, height: 200, format: PixelFormat(.rgb, .uint16),
+                                      metadata: ImageMetadata(), options: TIFFOptions(compression: compression))
+            try encoder!.writeRows(from: strip)
+            fflush(kept)
+            let size = ftello(kept)
+            encoder = nil
+            fflush(kept)
+            fseeko(kept, 0, SEEK_END)
+            #expect(ftello(kept) == size, "\(compression): \(ftello(kept) - size) bytes written after the encoder was dropped")
+            fclose(kept)
+        }
     }
 
     /// Whether two IFDs hold the same entries, byte for byte, and the same interoperability IFD

@@ -310,12 +310,12 @@ public final class TIFFDecoder: ImageDecoder {
                 throw ImageError(.tooLarge, path: path, "declares \(tw)×\(tl) tiles, over the pixel limit")
             }
             let across = (width + tw - 1) / tw, down = (height + tl - 1) / tl
-            details.append(("tiles", "\(tw)×\(tl) (\(across)×\(down))"))
+            details.append(("tiles", "\(across)×\(down) of \(tw)×\(tl) pixels"))
             reading = rgba != nil ? .rgba(rows: tl) : .tiles(width: tw, length: tl)
         } else {
             let rows = min(Int(handle.uint32(TIFFTAG_ROWSPERSTRIP, defaulted: true) ?? UInt32.max), height)
             let strips = (height + max(rows, 1) - 1) / max(rows, 1)
-            details.append(("strips", "\(strips) of \(rows) row\(rows == 1 ? "" : "s")"))
+            details.append(("strips", "\(strips) × \(rows) row\(rows == 1 ? "" : "s")"))
             let stripBytes = TIFFVStripSize64(tif, UInt32(max(rows, 1)))
             if rgba != nil {
                 reading = .rgba(rows: max(rows, 1))

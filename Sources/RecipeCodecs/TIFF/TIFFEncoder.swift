@@ -13,6 +13,7 @@ public struct TIFFOptions: Sendable, Equatable {
     /// How the strips are compressed; all three are lossless, LZW and Deflate with horizontal
     /// differencing (predictor 2), which every TIFF reader understands.
     public enum Compression: String, Sendable, CaseIterable { case none, lzw, deflate }
+    /// Deflate by default: the smallest of the three, as vips and Photoshop offer it ("ZIP").
     public var compression: Compression = .deflate
     public init(compression: Compression = .deflate) { self.compression = compression }
 }
@@ -43,6 +44,7 @@ public final class TIFFEncoder: RowSink {
     public let width: Int
     public let height: Int
     public let format: PixelFormat
+    /// What was left out of the file (a damaged EXIF block, EXIF in a BigTIFF) and libtiff's warnings.
     public private(set) var warnings: [String] = []
 
     private let path: String
@@ -84,8 +86,9 @@ public final class TIFFEncoder: RowSink {
     }
 
     deinit {
-        // An abandoned encoder: libtiff still writes its directory into the (discarded) file.
-        handle.close()
+        // After finish() this does nothing; before it, the render failed and the caller may have
+        // closed the FILE* already: nothing more is written.
+        handle.abandon()
         scratch.deallocate()
     }
 

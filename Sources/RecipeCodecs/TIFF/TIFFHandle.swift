@@ -82,6 +82,15 @@ final class TIFFHandle {
         tif = nil
     }
 
+    /// Releases libtiff's state without another byte of I/O: for an unfinished writer, whose
+    /// FILE* its owner may already have closed (a failed render discards the output).
+    func abandon() {
+        guard let tif else { return }
+        TIFFSetClientdata(tif, nil)  // the procedures then fail every call
+        _ = TIFFSetMode(tif, O_RDONLY)  // and TIFFClose does not flush
+        close()
+    }
+
     // MARK: Tags (TIFFGetField and TIFFSetField are C-variadic; their va_list forms are not)
 
     func uint16(_ tag: Int32, defaulted: Bool = false) -> UInt16? {
