@@ -145,6 +145,8 @@ struct TinyTIFF {
     var orientation: UInt16?
     var ycbcrSubsampling: [UInt16]?
     var bigEndian = false
+    /// Tiles of this size instead of strips (uncompressed; edge tiles padded with zeros).
+    var tileSize: (width: Int, length: Int)?
     /// PackBits-compress each row (literal runs only: compressed in name, not in size).
     var packBits = false
     /// IFD right after the header (pixels after it), as a truncation test needs; else last, as libtiff writes.
@@ -200,11 +202,38 @@ struct TinyTIFF {
         for _ in 0..<planes {
             for s in 0..<stripsPerPlane { stripSizes.append(min(rps, height - s * rps) * storedRowBytes) }
         }
+        let offsetsTag: UInt16 = tileSize == nil ? 273 : 324
         var entries: [(UInt16, UInt16, [Int])] = [  // tag, type (3 SHORT, 4 LONG), values
             (256, 4, [width]), (257, 4, [height]), (258, 3, Array(repeating: bitsPerSample, count: samplesPerPixel)),
-            (259, 3, [packBits ? 32773 : 1]), (262, 3, [Int(photometric)]), (273, 4, []), (277, 3, [samplesPerPixel]), (278, 4, [rps]),
-            (279, 4, stripSizes), (284, 3, [Int(planar)]),
+            (259, 3, [packBits ? 32773 : 1]), (262, 3, [Int(photometric)]), (277, 3, [samplesPerPixel]), (284, 3, [Int(planar)]),
         ]
+        if let (tw, tl) = tileSize {
+            // Cut the packed rows into tiles, plane by plane, row of tiles by row of tiles.
+            let tileRowBytes = (tw * perRow * bitsPerSample + 7) / 8
+            var tiles: [UInt8] = []
+            stripSizes = []
+            for plane in 0..<planes {
+                for ty in stride(from: 0, to: height, by: tl) {
+                    for tx in stride(from: 0, to: width, by: tw) {
+                        let start = tx * perRow * bitsPerSample / 8
+                        for r in 0..<tl {
+                            var row = [UInt8](repeating: 0, count: tileRowBytes)
+                            if ty + r < height {
+                                let base = (plane * height + ty + r) * rowBytes
+                                let n = min(tileRowBytes, rowBytes - start)
+                                row[0..<n] = data[(base + start)..<(base + start + n)]
+                            }
+                            tiles += row
+                        }
+                        stripSizes.append(tl * tileRowBytes)
+                    }
+                }
+            }
+            data = tiles
+            entries += [(322, 4, [tw]), (323, 4, [tl]), (324, 4, []), (325, 4, stripSizes)]
+        } else {
+            entries += [(273, 4, []), (278, 4, [rps]), (279, 4, stripSizes)]
+        }
         if let orientation { entries.append((274, 3, [Int(orientation)])) }
         if let colorMap { entries.append((320, 3, colorMap.map(Int.init))) }
         if let inkSet { entries.append((332, 3, [Int(inkSet)])) }
@@ -214,7 +243,7 @@ struct TinyTIFF {
         // Layout: header, then IFD + values + data, or data + IFD + values.
         let ifdSize = 2 + 12 * entries.count + 4
         let valueSizes = entries.map { e -> Int in
-            let n = e.0 == 273 ? stripSizes.count : e.2.count
+            let n = e.0 == offsetsTag ? stripSizes.count : e.2.count
             let size = n * (e.1 == 3 ? 2 : 4)
             return size > 4 ? size : 0
         }
@@ -234,7 +263,7 @@ struct TinyTIFF {
         var valueAt = ifdOffset + ifdSize
         out += u16(entries.count)
         for (i, e) in entries.enumerated() {
-            let vals = e.0 == 273 ? offsets : e.2
+            let vals = e.0 == offsetsTag ? offsets : e.2
             out += u16(Int(e.0)) + u16(Int(e.1)) + u32(vals.count)
             let encoded = vals.flatMap { e.1 == 3 ? u16($0) : u32($0) }
             if valueSizes[i] == 0 {
