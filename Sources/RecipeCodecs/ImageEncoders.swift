@@ -13,6 +13,7 @@ extension JPEGEncoder: ImageEncoder {}
 extension PNGEncoder: ImageEncoder {}
 extension HEIFEncoder: ImageEncoder {}
 extension WebPEncoder: ImageEncoder {}
+extension TIFFEncoder: ImageEncoder {}
 
 /// How every output format is encoded: one value the front ends (render, apply, edit) carry, so a
 /// new format or option is added here once.
@@ -29,6 +30,7 @@ public struct OutputEncoding: Sendable, Equatable {
     public var png = PNGOptions()
     public var heif = HEIFOptions()
     public var webp = WebPOptions(quality: 85)
+    public var tiff = TIFFOptions()
 
     public init() {}
 
@@ -58,7 +60,7 @@ public struct OutputEncoding: Sendable, Equatable {
         case .png: "png level \(png.compressionLevel)"
         case .heif, .avif: "\(format.rawValue) quality \(heif.quality) lossless \(heif.lossless)"
         case .webp: "webp quality \(webp.quality) lossless \(webp.lossless) effort \(webp.effort)"
-        case .tiff: "\(format.rawValue)"
+        case .tiff: "tiff compression \(tiff.compression.rawValue)"
         }
     }
 }
@@ -95,7 +97,8 @@ public enum ImageEncoders {
             return try WebPEncoder(handle: handle, path: path, width: width, height: height, format: pixels, metadata: metadata,
                                    options: encoding.webp)
         case .tiff:
-            throw ImageError(.unsupported, path: path, "\(format.rawValue) files cannot be written yet")
+            return try TIFFEncoder(handle: handle, path: path, width: width, height: height, format: pixels, metadata: metadata,
+                                   options: encoding.tiff)
         }
     }
 }

@@ -148,10 +148,7 @@ public enum ImageDecoders {
         case .png: return try PNGDecoder(path: path, options: options)
         case .heif, .avif: return try HEIFDecoder(path: path, options: options)
         case .webp: return try WebPDecoder(path: path, options: options)
-        case let format? where format == .tiff:
-            throw ImageError(.unsupported, path: path, "\(format.rawValue) files cannot be read yet")
-        case .some:
-            preconditionFailure("every sniffed format has a decoder")
+        case .tiff: return try TIFFDecoder(path: path, options: options)
         case nil where head.starts(with: [0x89, 0x50, 0x4E, 0x47]) || head.dropFirst().starts(with: [0x50, 0x4E, 0x47, 0x0D]):
             throw ImageError(.corrupt, path: path, "damaged PNG signature (was the file copied in text mode?)")
         case nil:

@@ -22,6 +22,9 @@ struct EncodingOptions: ParsableArguments {
     @Option(help: "PNG zlib compression level, 0-9.")
     var pngCompression: Int = 6
 
+    @Option(help: ArgumentHelp("TIFF compression: deflate, lzw or none (all lossless).", valueName: "method"))
+    var tiffCompression: TIFFOptions.Compression = .deflate
+
     @Option(help: ArgumentHelp("The output's colours: keep (the photo's own), srgb, display-p3, adobe-rgb, rec2020, or an RGB ICC file; the file carries the profile its pixels are in (default: the recipe's `output:`, else keep).", valueName: "profile"))
     var profile: OutputProfile?
 
@@ -38,8 +41,11 @@ struct EncodingOptions: ParsableArguments {
         var e = OutputEncoding()
         e.jpeg = JPEGOptions(quality: 90, subsampling: subsampling, progressive: progressive, optimizeCoding: optimize)
         e.png = PNGOptions(compressionLevel: pngCompression)
+        e.tiff = TIFFOptions(compression: tiffCompression)
         if let quality { e.setQuality(quality) }
         e.lossless = lossless
         return e
     }
 }
+
+extension TIFFOptions.Compression: ExpressibleByArgument {}
