@@ -12,7 +12,8 @@ extension CLITest {
     func recipe(_ args: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> ToolResult {
         let outputs = Set(zip(args, args.dropFirst()).filter { $0.0 == "-o" || $0.0 == "--output" }.map(\.1))
         let photos = args.filter { arg in
-            !outputs.contains(arg) && [".jpg", ".jpeg", ".png"].contains { arg.lowercased().hasSuffix($0) }
+            !outputs.contains(arg) && [".jpg", ".jpeg", ".png", ".tif", ".tiff", ".webp", ".heic", ".heif", ".avif"]
+                .contains { arg.lowercased().hasSuffix($0) }
                 && FileManager.default.fileExists(atPath: arg)
         }
         let before = photos.map { try? ContentHash.file($0).sha256 }
