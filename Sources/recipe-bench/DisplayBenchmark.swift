@@ -22,7 +22,8 @@ struct DisplayBenchmark: ParsableCommand {
         commandName: "display",
         abstract: "Display renders against the full render downscaled: PSNR for every recipe on the corpus photos.",
         discussion: """
-            For every .jpg, .jpeg and .png directly in <corpus>/bench and <corpus>/photos whose \
+            For every image recipe reads (.jpg, .png, .tif, .webp, .heic, .avif, …) directly in \
+            <corpus>/bench, <corpus>/photos, <corpus>/heif and <corpus>/tiff whose \
             long edge (upright) is larger than --size, and every Recipes/*.recipe.yaml of the \
             package plus no recipe at all (the row "(none)"), runs
 
@@ -73,7 +74,7 @@ struct DisplayBenchmark: ParsableCommand {
     /// The long edge of `recipe render --size display`.
     static let displayLongEdge = 2048
     /// The folders of the corpus whose photos are compared.
-    static let photoFolders = ["bench", "photos"]
+    static let photoFolders = ["bench", "photos", "heif", "tiff"]
 
     func validate() throws {
         try BenchCommand.requireCount(jobs, of: "--jobs")
@@ -253,7 +254,7 @@ struct DisplayPhotos {
             let directory = FileSystem.join(corpus, folder)
             let names = (FileSystem.entryNames(directory) ?? []).filter { name in
                 let lower = name.lowercased()
-                return [".jpg", ".jpeg", ".png"].contains { lower.hasSuffix($0) } && (filter.map { name.contains($0) } ?? true)
+                return ImageFileFormat.knownExtensions.contains { lower.hasSuffix("." + $0) } && (filter.map { name.contains($0) } ?? true)
             }
             for name in names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
                 let path = FileSystem.join(directory, name)

@@ -35,6 +35,25 @@ struct FormatsCommandTests: CLITest {
         }
     }
 
+    @Test("a camera JPEG's EXIF reaches HEIC, AVIF, WebP and TIFF outputs, and comes back out of them into a JPEG")
+    func metadataCrossesFormats() throws {
+        let dir = TestPaths.temporaryDirectory("formats-meta").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A camera EXIF block of 4.8 KB (TIFF outputs keep its IFD0 and EXIF sub-IFD, not the
+        // IFD1 thumbnail: a TIFF's second directory would be a second page).
+        let photo = TestPaths.fixture("jpeg/pil_exif-72dpi-int.jpg")
+        let source = try ok(["info", photo])
+        #expect(source.contains("EXIF"))
+        for ext in ["heic", "avif", "webp", "tif"] {
+            let out = dir + "/m.\(ext)", back = dir + "/back-\(ext).jpg"
+            _ = try ok(["render", photo, "-o", out])
+            let info = try ok(["info", out])
+            #expect(info.contains("EXIF") && info.contains("orientation: 1"), "\(ext): \(info)")
+            _ = try ok(["render", out, "-o", back])
+            #expect(try ok(["info", back]).contains("EXIF"), "\(ext) → JPEG lost the EXIF block")
+        }
+    }
+
     @Test("a 16-bit PNG through an identity recipe into a TIFF keeps every 16-bit sample")
     func sixteenBitTIFF() throws {
         let dir = TestPaths.temporaryDirectory("formats-16").path
