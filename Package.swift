@@ -12,7 +12,6 @@ let aptXML: [SystemPackageProvider] = [.apt(["libxml2-dev"])]
 let aptLCMS2: [SystemPackageProvider] = [.apt(["liblcms2-dev"])]
 let aptTIFF: [SystemPackageProvider] = [.apt(["libtiff-dev"])]
 let aptWebP: [SystemPackageProvider] = [.apt(["libwebp-dev"])]
-let aptHeif: [SystemPackageProvider] = [.apt(["libheif-dev"])]
 
 let package = Package(
     name: "recipe",
@@ -43,7 +42,9 @@ let package = Package(
         // for metadata), HEIF/HEIC and AVIF (libheif over libde265, x265, dav1d and aom).
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: aptTIFF),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: aptWebP),
-        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: aptHeif),
+        // libheif's header only: CHeifLoader loads the library on first use (see its .c).
+        .systemLibrary(name: "CHeif"),
+        .target(name: "CHeifLoader", dependencies: ["CHeif"]),
         // setjmp/longjmp traps: Swift cannot longjmp, so these few calls stay in C.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
@@ -54,7 +55,7 @@ let package = Package(
         .target(name: "RecipeKernels", dependencies: ["RecipeCore", "CKernelsSIMD"]),
         .target(
             name: "RecipeCodecs",
-            dependencies: ["RecipeCore", "RecipeKernels", "CJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CTIFF", "CWebP", "CHeif"]),
+            dependencies: ["RecipeCore", "RecipeKernels", "CJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CTIFF", "CWebP", "CHeif", "CHeifLoader"]),
         .target(name: "RecipeRender", dependencies: ["RecipeCore", "RecipeKernels"]),
         // Colour management: ICC profiles, lcms2 transforms, matrix-shaper constants for the kernels.
         .target(name: "RecipeColor", dependencies: ["RecipeCore", "CLCMS2"], exclude: ["README.md"]),

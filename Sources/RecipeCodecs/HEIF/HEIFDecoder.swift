@@ -1,4 +1,5 @@
 internal import CHeif
+internal import CHeifLoader
 import RecipeCore
 #if canImport(Glibc)
 import Glibc
@@ -44,7 +45,7 @@ public final class HEIFDecoder: ImageDecoder {
     private var nextRow = 0
 
     public init(path: String, options: DecodeOptions = DecodeOptions()) throws(ImageError) {
-        HEIFLibrary.initialise()
+        try HEIFLibrary.initialise(for: path)
         self.path = path
         self.options = options
         // libheif opens the file itself; check first that we may read it, for our own message.
@@ -272,14 +273,22 @@ public final class HEIFDecoder: ImageDecoder {
     }
 }
 
-/// libheif's one-time set-up and its errors in our words.
+/// libheif's one-time set-up (loading it: see CHeifLoader) and its errors in our words.
 enum HEIFLibrary {
-    private static let started: Bool = {
+    /// nil once libheif is loaded and initialised, else why not.
+    private static let problem: String? = {
+        var message: UnsafePointer<CChar>?
+        guard rcp_heif_load(&message) == 1 else { return message.map { String(cString: $0) } ?? "libheif cannot be loaded" }
         _ = heif_init(nil)
-        return true
+        return nil
     }()
 
-    static func initialise() { _ = started }
+    /// Loads libheif on first use; an error naming `path` when it is not installed.
+    static func initialise(for path: String) throws(ImageError) {
+        if let problem {
+            throw ImageError(.unsupported, path: path, "HEIF and AVIF need libheif (Debian: libheif1): \(problem)")
+        }
+    }
 
     /// A library message as one printable line ("unknown error" when there is none).
     static func text(_ e: heif_error) -> String {

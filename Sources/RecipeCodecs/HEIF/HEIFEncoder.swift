@@ -49,7 +49,7 @@ public final class HEIFEncoder: RowSink {
         precondition(codec == .heif || codec == .avif, "HEIFEncoder writes HEIF or AVIF")
         precondition(format.sampleType != .float32 && (format.colorModel == .rgb || format.colorModel == .rgba),
                      "HEIF takes 8- or 16-bit RGB(A) rows")
-        HEIFLibrary.initialise()
+        try HEIFLibrary.initialise(for: path)
         self.width = width
         self.height = height
         self.format = format
