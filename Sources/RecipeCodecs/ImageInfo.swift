@@ -149,6 +149,10 @@ public enum ImageDecoders {
         case .heif, .avif: return try HEIFDecoder(path: path, options: options)
         case .webp: return try WebPDecoder(path: path, options: options)
         case .tiff: return try TIFFDecoder(path: path, options: options)
+        case nil where head.count >= 4 && head.starts(with: [0xFF, 0xD8]):
+            // A JPEG's start-of-image marker, then no marker where one must begin.
+            throw ImageError(.corrupt, path: path, "damaged JPEG: no marker at byte 2, after the start-of-image marker "
+                + "(found \(hexByte(head[2])) \(hexByte(head[3])) where a marker begins with FF)")
         case nil where head.starts(with: [0x89, 0x50, 0x4E, 0x47]) || head.dropFirst().starts(with: [0x50, 0x4E, 0x47, 0x0D]):
             throw ImageError(.corrupt, path: path, "damaged PNG signature (was the file copied in text mode?)")
         case nil:

@@ -59,6 +59,18 @@ struct BrokenInputTests {
         if case .fails = got { #expect(message.hasPrefix(path), "error must name the file: \(message)") }
     }
 
+    @Test("a JPEG whose first marker after SOI is damaged is called a damaged JPEG, with the bytes found")
+    func damagedJPEGHeader() throws {
+        let dir = TestPaths.temporaryDirectory("damaged-header")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("x.jpg").path
+        // imagetestsuite's damage: FF D8 then FE E0 (the FF of APP0 lost).
+        try Data([0xFF, 0xD8, 0xFE, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01]).write(to: URL(fileURLWithPath: path))
+        let (result, message) = outcome(of: path)
+        #expect(result == .fails(.corrupt))
+        #expect(message.contains("damaged JPEG") && message.contains("byte 2") && message.contains("FE E0"), "\(message)")
+    }
+
     @Test("the header bomb is refused before any allocation, with the dimensions in the message")
     func headerBomb() throws {
         let path = TestPaths.fixture("broken/jd_max_size.jpg")

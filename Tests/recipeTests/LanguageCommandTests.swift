@@ -81,6 +81,20 @@ struct LanguageCommandTests: CLITest {
         #expect(try String(contentsOfFile: dir.appendingPathComponent("bad.recipe.yaml").path, encoding: .utf8) == Self.bad)
     }
 
+    @Test("fmt formats a recipe whose .cube file is missing (check is where missing files are reported)")
+    func fmtWithoutLUT() throws {
+        let text = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - lut: {file: looks/film.cube, amount: 0.80}\n"
+        let dir = try folder(["nolut.recipe.yaml": text])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("nolut.recipe.yaml").path
+        let r = try recipe(["fmt", path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("amount: 0.8}"))
+        let check = try recipe(["check", path])
+        let said = String(decoding: check.stdout, as: UTF8.self) + check.stderr
+        #expect(check.status != 0 && said.contains("R220"), "\(said)")
+    }
+
     @Test("migrate rewrites a 1.0 recipe to 1.1 as a visible diff; --check lists it first")
     func migrate() throws {
         let old = "format: dev.recipe.edit\nversion: 1.0\nstages:\n  - vignette: {intensity: 0.8}\n"

@@ -18,9 +18,10 @@ public enum RecipePrinter {
     static let topLevelOrder = ["format", "version", "note", "original", "params", "output", "stages"]
     static let maxFlowWidth = 100
 
-    /// The canonical text, or nil when the recipe has errors (fmt never guesses at a broken file).
+    /// The canonical text, or nil when the recipe has errors (fmt never guesses at a broken file;
+    /// a file it names that cannot be read is `check`'s business, not a reason to refuse).
     public static func format(_ checked: CheckedRecipe) -> String? {
-        guard !checked.hasErrors, let root = checked.root else { return nil }
+        guard checked.formatBlockers.isEmpty, let root = checked.root else { return nil }
         var printer = Printer(file: checked.file, root: root)
         return printer.run()
     }

@@ -67,4 +67,10 @@ public struct CheckedRecipe: Sendable {
     public var isForeign = false
 
     public var hasErrors: Bool { diagnostics.hasErrors }
+
+    /// The errors that stop `fmt`: all but those about the files a recipe names (a `.cube` kept
+    /// out of the checkout): formatting is about the text, and `check` reports the rest.
+    public var formatBlockers: [Diagnostic] {
+        diagnostics.filter { $0.severity == .error && $0.code != .missingFile }
+    }
 }

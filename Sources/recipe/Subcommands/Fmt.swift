@@ -28,8 +28,8 @@ struct Fmt: ParsableCommand {
         var changed: [String] = []
         for path in files {
             let checked = RecipeChecker.load(path: path)
-            if checked.hasErrors {
-                for d in checked.diagnostics where d.severity == .error {
+            if !checked.formatBlockers.isEmpty {
+                for d in checked.formatBlockers {
                     Console.printError(DiagnosticPrinter.render(d, source: checked.file))
                 }
                 Console.error("\(path): not formatted: fix the errors first")
