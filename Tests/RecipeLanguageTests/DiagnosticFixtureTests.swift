@@ -34,7 +34,7 @@ import TestSupport
     }()
 
     /// The codes whose cases are built in the tests below rather than committed.
-    static let generatedCodes: Set<DiagnosticCode> = [.fileTooLarge, .unreadableFile]
+    static let generatedCodes: Set<DiagnosticCode> = [.fileTooLarge, .unreadableFile, .tooManyStages]
 
     // MARK: - markers
 
@@ -227,6 +227,20 @@ import TestSupport
         #expect(!RecipeChecker.check(SourceFile(path: "limit.recipe.yaml", bytes: atLimit)).hasErrors)
     }
 
+    static let tooManyStagesMessage = "stage 257 is over the limit of 256 stages (the recipe has 10000)"
+
+    @Test("R108: a recipe of 10,000 stages is refused at the 257th, before any stage is checked; 256 are fine")
+    func tooManyStages() throws {
+        let header = "format: dev.recipe.edit\nversion: 1.1\nstages:\n"
+        let many = RecipeChecker.check(SourceFile(path: "many.recipe.yaml", text: header + String(repeating: "  - blur: 5%\n", count: 10_000)))
+        #expect(many.diagnostics.map(\.code) == [.tooManyStages])
+        #expect(many.diagnostics.first?.message == Self.tooManyStagesMessage)
+        #expect(many.diagnostics.first?.range?.start.line == 4 + 256)
+        #expect(many.graph == nil)
+        let limit = RecipeChecker.check(SourceFile(path: "limit.recipe.yaml", text: header + String(repeating: "  - exposure: 0.01\n", count: 256)))
+        #expect(!limit.hasErrors && limit.stages.count == 256)
+    }
+
     @Test("R107: a missing path or a folder cannot be read")
     func unreadableFile() throws {
         let dir = TestPaths.temporaryDirectory("recipe-r107")
@@ -328,6 +342,7 @@ import TestSupport
         }
         printed["R105", default: []].append("error[R105]: \(Self.tooLargeMessage)")
         printed["R107", default: []].append("error[R107]: \(Self.unreadableMessage)")
+        printed["R108", default: []].append("error[R108]: \(Self.tooManyStagesMessage)")
         for code in DiagnosticCode.allCases {
             guard let body = sections.first(where: { $0.heading.hasPrefix("## \(code.rawValue) ") })?.body else { continue }
             let expected = printed[code.rawValue] ?? []
@@ -360,6 +375,7 @@ import TestSupport
         #expect(limits.maxBytes == 1 << 20 && semantics.contains("1 MiB"))
         #expect(semantics.contains("\(limits.maxDepth)"))
         #expect(semantics.contains("10,000") && limits.maxAliasNodes == 10_000)
+        #expect(semantics.contains("\(limits.maxStages) stages"))
         #expect(semantics.contains("`\(RecipeFormat.identifier)`"))
         #expect(semantics.contains("\(RecipeFormat.current)"))
         for version in RecipeFormat.history {

@@ -138,6 +138,24 @@ struct ApplyTests: CLITest {
         #expect(try good.prefix(5).map { try ContentHash.file($0).sha256 } == originals)
     }
 
+    @Test("recipes of 10,000 and 1,000 stages, and a chain of 2 × 200, are refused before planning (R108), nothing written")
+    func stageBound() throws {
+        let dir = TestPaths.temporaryDirectory("apply-stages").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let header = "format: dev.recipe.edit\nversion: 1.1\nstages:\n"
+        for (name, count) in [("many", 10_000), ("thousand", 1_000), ("half", 200)] {
+            try write(header + String(repeating: "  - blur: 5%\n", count: count), dir + "/\(name).recipe.yaml")
+        }
+        let photo = Self.smallPhotos[0]
+        for name in ["many", "thousand"] {
+            let r = try recipe(["apply", dir + "/\(name).recipe.yaml", photo, "-o", dir + "/out"])
+            #expect(r.status == 2 && r.stderr.contains("R108"), "\(r.stderr)")
+        }
+        let chain = try recipe(["apply", dir + "/half.recipe.yaml", dir + "/half.recipe.yaml", photo, "-o", dir + "/out"])
+        #expect(chain.status == 2 && chain.stderr.contains("400 stages together"), "\(chain.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out/land.jpg"))
+    }
+
     @Test("output bytes do not depend on --jobs")
     func jobs() throws {
         let (root, _) = try tree("apply-jobs", count: 12)

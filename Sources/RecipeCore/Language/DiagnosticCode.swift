@@ -11,6 +11,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case fileTooLarge = "R105"
     case duplicateKey = "R106"
     case unreadableFile = "R107"
+    case tooManyStages = "R108"
 
     // R2xx: the recipe
     case missingKey = "R200"
@@ -64,6 +65,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
         case .fileTooLarge: "recipe file too large"
         case .duplicateKey: "duplicate key"
         case .unreadableFile: "recipe file cannot be read"
+        case .tooManyStages: "too many stages"
         case .missingKey: "required key missing"
         case .foreignFormat: "foreign adjustment data"
         case .unsupportedVersion: "unsupported format version"

@@ -206,6 +206,13 @@ struct Checker {
             error(.wrongType, "`stages` must be a list (each item starts with `- `), not \(stagesPair.value.kindDescription)", stagesPair.value.range)
             return
         }
+        let limit = options.limits.maxStages
+        guard stageNodes.count <= limit else {
+            // Refused before any stage is checked or planned: the cost of a recipe is bounded.
+            error(.tooManyStages, "stage \(limit + 1) is over the limit of \(limit) stages (the recipe has \(stageNodes.count))",
+                  stageNodes[limit].range, notes: [.init("a recipe (and a chain of recipes together) has at most \(limit) stages")])
+            return
+        }
         var drafts: [StageDraft] = []
         for (i, node) in stageNodes.enumerated() { drafts.append(checkStage(node, index: i + 1)) }
         buildGraph(drafts)

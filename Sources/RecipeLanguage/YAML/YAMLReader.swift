@@ -17,6 +17,10 @@ public enum YAMLReader {
         public var maxDepth = 64
         /// Nodes that alias expansion may add in total (billion-laughs guard).
         public var maxAliasNodes = 10_000
+        /// Stages a recipe may have, and a chain of recipes together (the checker's bound, R108):
+        /// each stage costs planning and, for a neighbourhood stage, a window of rows, so a recipe
+        /// of 10,000 blurs must be refused before it is planned. Hand-written looks use tens.
+        public var maxStages = 256
         public init() {}
     }
 

@@ -48,6 +48,7 @@ struct RecipeChain: Sendable {
         var output = CheckedRecipe.Output()
         var declared = Set<String>()
         var broken = false
+        var stageCount = 0
         for path in paths {
             let checked = RecipeChecker.load(path: path)
             let names = Set(checked.knobs.map(\.name))
@@ -61,6 +62,7 @@ struct RecipeChain: Sendable {
                 broken = true
                 continue
             }
+            stageCount += final.stages.count
             if final.stages.contains(where: { $0.base != nil }) {
                 Console.error("\(path): has frozen base layers of one photo's history; apply it with `recipe render` to that photo")
                 broken = true
@@ -83,6 +85,12 @@ struct RecipeChain: Sendable {
         }
         let unknown = overrides.keys.filter { !declared.contains($0) }.sorted()
         for name in unknown { Console.error("--set \(name): no recipe given declares a param `\(name)`") }
+        // The bound on stages holds for the chain too (R108 holds each recipe to it).
+        let limit = YAMLReader.Limits().maxStages
+        if stageCount > limit {
+            Console.error("the recipes have \(stageCount) stages together, over the limit of \(limit) for a chain of recipes")
+            broken = true
+        }
         if broken || !unknown.isEmpty { throw CommandFailure(exitCode: 2) }
         return RecipeChain(links: links, output: output)
     }
