@@ -87,7 +87,7 @@ struct DisplayReport {
         lines.append("Command: `recipe-bench display " + commandLine + "`.")
         lines.append("")
         lines.append("- recipe: `\(options.recipeBinary)`, version \(version)")
-        lines.append("- photos: \(photos.compared.count) of `$CORPUS/bench` and `$CORPUS/photos` with an upright long edge above \(edge)"
+        lines.append("- photos: \(photos.compared.count) of " + DisplayBenchmark.photoFolders.map { "`$CORPUS/\($0)`" }.joined(separator: ", ") + " with an upright long edge above \(edge)"
             + (options.photoFilter.map { " and a name containing `\($0)`" } ?? "") + " (`$CORPUS` = `\(options.corpus)`)")
         lines.append("- skipped: \(photos.small.count) photos with a long edge ≤ \(edge), which render identically at this size"
             + (photos.small.isEmpty ? "" : ": " + photos.small.map { "\($0.name) (\($0.width)×\($0.height))" }.joined(separator: ", "))
