@@ -206,6 +206,50 @@ struct ColorManagementTests: CLITest {
         #expect(mean <= 0.5 && worst <= 4)
     }
 
+    /// `png` with its iCCP chunk replaced by a cICP chunk of `code` (primaries, transfer, matrix, range).
+    static func retagged(_ png: [UInt8], cicp code: [UInt8]) -> [UInt8] {
+        func crc32(_ bytes: [UInt8]) -> UInt32 {
+            // The PNG chunk CRC (ISO 3309, polynomial 0xEDB88320), bit by bit: a few chunks only.
+            var c: UInt32 = 0xFFFF_FFFF
+            for b in bytes {
+                c ^= UInt32(b)
+                for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+            }
+            return c ^ 0xFFFF_FFFF
+        }
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        var out = Array(png[0..<8]), i = 8
+        while i + 8 <= png.count {
+            let length = Int(png[i]) << 24 | Int(png[i + 1]) << 16 | Int(png[i + 2]) << 8 | Int(png[i + 3])
+            let type = String(decoding: png[(i + 4)..<(i + 8)], as: UTF8.self)
+            let end = i + 12 + length
+            if type != "iCCP" { out += png[i..<end] }
+            if type == "IHDR" {
+                let body = Array("cICP".utf8) + code
+                out += be(4) + body + be(crc32(body))
+            }
+            i = end
+        }
+        return out
+    }
+
+    @Test("a PNG's cICP chunk says its colours: Display P3 pixels tagged by cICP instead of iCCP come back to the sRGB original")
+    func pngCICP() throws {
+        let dir = TestPaths.temporaryDirectory("colour-cicp")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let p3 = dir.appendingPathComponent("p3.png").path, tagged = dir.appendingPathComponent("cicp.png").path
+        let back = dir.appendingPathComponent("back.png").path
+        _ = try ok(["render", Self.kodim03, "--profile", "display-p3", "-o", p3])
+        let bytes = Self.retagged([UInt8](try Data(contentsOf: URL(fileURLWithPath: p3))), cicp: [12, 13, 0, 1])
+        try Data(bytes).write(to: URL(fileURLWithPath: tagged))
+        let info = try ok(["info", tagged])
+        #expect(info.contains("Display P3 primaries") && info.contains("PNG cICP"), "\(info)")
+        _ = try ok(["render", tagged, "--profile", "srgb", "-o", back])
+        let (mean, worst) = try difference(back, Self.kodim03)
+        testNote("kodim03 → P3 (tagged by cICP) → sRGB vs kodim03: ΔE2000 mean \(String(format: "%.3f", mean)), max \(String(format: "%.2f", worst))")
+        #expect(mean <= 0.5 && worst <= 2)
+    }
+
     /// The damage policy for colour: a warning naming the file and the problem, the photo
     /// rendered as sRGB, and no profile the pixels are not in.
     @Test("damaged or mismatched profiles render as sRGB with a warning naming the file, and the output carries no profile",

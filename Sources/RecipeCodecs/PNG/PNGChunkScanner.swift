@@ -4,7 +4,8 @@ import Glibc
 #endif
 
 /// Walks a PNG's chunk list without decoding pixels, to find ancillary chunks stored after the
-/// image data (eXIf, tEXt, iTXt), which a streaming decoder would otherwise see too late.
+/// image data (eXIf, tEXt, iTXt), which a streaming decoder would otherwise see too late, and the
+/// cICP chunk (PNG third edition), which Debian's libpng 1.6.39 does not know.
 ///
 /// Hand-written because libpng only reports those chunks after every IDAT has been decompressed.
 /// Only uncompressed chunks are returned; the walk stops at the first inconsistency, leaving
@@ -31,7 +32,8 @@ enum PNGChunkScanner {
             let type = String(decoding: head[4..<8], as: UTF8.self)
             if type == "IDAT" { afterIDAT = true }
             if type == "IEND" { break }
-            if afterIDAT && (type == "eXIf" || type == "tEXt" || type == "iTXt") && length <= budget {
+            let wanted = (afterIDAT && (type == "eXIf" || type == "tEXt" || type == "iTXt")) || (!afterIDAT && type == "cICP")
+            if wanted && length <= budget {
                 var data = [UInt8](repeating: 0, count: length)
                 guard length == 0 || fread(&data, 1, length, f) == length else { break }
                 budget -= length

@@ -106,6 +106,12 @@ public final class PNGDecoder: ImageDecoder {
             switch chunk.type {
             case "eXIf" where meta.exif == nil: adoptEXIF(chunk.data, into: &meta)
             case "tEXt", "iTXt": if let t = PNGChunkScanner.decodeText(chunk) { adoptText(t, into: &meta) }
+            case "cICP" where chunk.data.count == 4:
+                // Primaries, transfer, matrix (0: RGB, the only one PNG allows), full-range flag.
+                meta.cicp = CICP(primaries: Int(chunk.data[0]), transfer: Int(chunk.data[1]), matrix: Int(chunk.data[2]),
+                                 fullRange: chunk.data[3] != 0)
+                details.append(("cICP", "primaries \(chunk.data[0]), transfer \(chunk.data[1])"))
+            case "cICP": warn("cICP chunk of \(chunk.data.count) bytes (4 expected) ignored")
             default: break
             }
         }

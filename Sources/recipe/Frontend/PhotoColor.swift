@@ -133,6 +133,13 @@ struct PhotoColor: Sendable {
     static func sourceProfile(photo: String, info: ImageInfo) -> (ColorProfile?, String, [ImageWarning]) {
         let meta = info.metadata
         var warnings: [ImageWarning] = []
+        // A PNG's cICP chunk outranks its iCCP, sRGB, cHRM and gAMA chunks (PNG third edition).
+        if info.format == .png, let cicp = meta.cicp {
+            let (profile, name, problem) = Self.profile(cicp)
+            if let problem { warnings.append(ImageWarning(path: photo, problem)) }
+            let said = name.hasSuffix("(nclx)") ? String(name.dropLast("(nclx)".count)) + "(PNG cICP)" : name
+            return (profile, said, warnings)
+        }
         if let icc = meta.icc {
             do {
                 let profile = try ColorProfile(icc: icc)
