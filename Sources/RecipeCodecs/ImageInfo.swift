@@ -139,6 +139,18 @@ public protocol ImageDecoder: RowSource {
     func start(scaleDenominator: Int) throws(ImageError)
 }
 
+/// A decoder of files that may store CMYK (JPEG, TIFF): given a converter (the colour module's
+/// transform through the photo's profile), it hands out 16-bit RGB rows instead.
+public protocol CMYKDecoding: ImageDecoder {
+    /// Whether the file stores CMYK (or YCCK) samples.
+    var storesCMYK: Bool { get }
+    /// Set before `start`; nil keeps the plain device formula.
+    var cmykConverter: JPEGDecoder.CMYKConverter? { get set }
+}
+
+extension JPEGDecoder: CMYKDecoding {}
+extension TIFFDecoder: CMYKDecoding {}
+
 /// Opens the right decoder for a file, by content.
 public enum ImageDecoders {
     public static func open(_ path: String, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> any ImageDecoder {
@@ -146,7 +158,8 @@ public enum ImageDecoders {
         switch ImageFileFormat.sniff(head) {
         case .jpeg: return try JPEGDecoder(path: path, options: options)
         case .png: return try PNGDecoder(path: path, options: options)
-        case .heif, .avif: return try HEIFDecoder(path: path, options: options)
+        case .heif: return try HEIFDecoder(path: path, options: options, format: .heif)
+        case .avif: return try HEIFDecoder(path: path, options: options, format: .avif)
         case .webp: return try WebPDecoder(path: path, options: options)
         case .tiff: return try TIFFDecoder(path: path, options: options)
         case nil where head.count >= 4 && head.starts(with: [0xFF, 0xD8]):

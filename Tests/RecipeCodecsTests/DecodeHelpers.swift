@@ -6,6 +6,12 @@ import TestSupport
 /// Decodes a whole file with recipe's decoder into a Netpbm-shaped image for comparison.
 func decodeAll(_ path: String, scale: Int = 1, options: DecodeOptions = DecodeOptions()) throws -> (image: NetpbmImage, decoder: any ImageDecoder) {
     let decoder = try ImageDecoders.open(path, options: options)
+    return (try readAll(decoder, scale: scale), decoder)
+}
+
+/// Every row of `decoder` (started at 1/`scale`) as a Netpbm-shaped image, read in strips of an
+/// odd height on purpose, checking that the strips come in order and cover the image.
+func readAll(_ decoder: any ImageDecoder, scale: Int = 1) throws -> NetpbmImage {
     try decoder.start(scaleDenominator: scale)
     let strip = PixelBuffer(width: decoder.width, rowCapacity: 7, format: decoder.format)  // odd strip height on purpose
     var samples: [Int] = []
@@ -23,9 +29,8 @@ func decodeAll(_ path: String, scale: Int = 1, options: DecodeOptions = DecodeOp
         rows += strip.rowCount
     }
     precondition(rows == decoder.height, "decoder produced \(rows) of \(decoder.height) rows")
-    let image = NetpbmImage(width: decoder.width, height: decoder.height, channels: decoder.format.channels,
-                            maxValue: decoder.format.sampleType == .uint16 ? 65535 : 255, samples: samples)
-    return (image, decoder)
+    return NetpbmImage(width: decoder.width, height: decoder.height, channels: decoder.format.channels,
+                       maxValue: decoder.format.sampleType == .uint16 ? 65535 : 255, samples: samples)
 }
 
 /// djpeg's output for a file at 1/scale, or nil when djpeg is not installed.

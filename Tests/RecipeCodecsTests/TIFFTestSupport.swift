@@ -9,25 +9,7 @@ func decodeTIFF(_ path: String, options: DecodeOptions = DecodeOptions(), conver
 {
     let decoder = try TIFFDecoder(path: path, options: options)
     if let converter { decoder.cmykConverter = converter }
-    try decoder.start(scaleDenominator: 1)
-    let strip = PixelBuffer(width: decoder.width, rowCapacity: 7, format: decoder.format)
-    var samples: [Int] = []
-    samples.reserveCapacity(decoder.width * decoder.height * decoder.format.channels)
-    var rows = 0
-    while try decoder.readRows(into: strip) > 0 {
-        precondition(strip.originY == rows, "strips out of order")
-        for r in 0..<strip.rowCount {
-            switch decoder.format.sampleType {
-            case .uint8: samples.append(contentsOf: strip.samples(r, as: UInt8.self).map(Int.init))
-            case .uint16: samples.append(contentsOf: strip.samples(r, as: UInt16.self).map(Int.init))
-            case .float32: fatalError("decoders produce integer samples")
-            }
-        }
-        rows += strip.rowCount
-    }
-    precondition(rows == decoder.height, "decoder produced \(rows) of \(decoder.height) rows")
-    let image = NetpbmImage(width: decoder.width, height: decoder.height, channels: decoder.format.channels,
-                            maxValue: decoder.format.sampleType == .uint16 ? 65535 : 255, samples: samples)
+    let image = try readAll(decoder)
     return (image, decoder)
 }
 

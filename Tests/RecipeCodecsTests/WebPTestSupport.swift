@@ -40,19 +40,7 @@ enum WebPTools {
 /// for the formats `ImageDecoders.open` already reads.
 func decodeWebP(_ path: String, options: DecodeOptions = DecodeOptions()) throws -> (image: NetpbmImage, decoder: WebPDecoder) {
     let decoder = try WebPDecoder(path: path, options: options)
-    try decoder.start(scaleDenominator: 1)
-    let strip = PixelBuffer(width: decoder.width, rowCapacity: 7, format: decoder.format)
-    var samples: [Int] = []
-    samples.reserveCapacity(decoder.width * decoder.height * decoder.format.channels)
-    var rows = 0
-    while try decoder.readRows(into: strip) > 0 {
-        precondition(strip.originY == rows, "strips out of order")
-        for r in 0..<strip.rowCount { samples.append(contentsOf: strip.samples(r, as: UInt8.self).map(Int.init)) }
-        rows += strip.rowCount
-    }
-    precondition(rows == decoder.height, "decoder produced \(rows) of \(decoder.height) rows")
-    return (NetpbmImage(width: decoder.width, height: decoder.height, channels: decoder.format.channels, maxValue: 255, samples: samples),
-            decoder)
+    return (try readAll(decoder), decoder)
 }
 
 /// What decoding a WebP gives: the same outcomes the broken-input policy names for JPEG and PNG.

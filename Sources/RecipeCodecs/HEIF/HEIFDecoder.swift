@@ -44,7 +44,8 @@ public final class HEIFDecoder: ImageDecoder {
     private var stride = 0
     private var nextRow = 0
 
-    public init(path: String, options: DecodeOptions = DecodeOptions()) throws(ImageError) {
+    /// `format`: `.heif` or `.avif` when the caller has sniffed the file already (else it is read here).
+    public init(path: String, options: DecodeOptions = DecodeOptions(), format sniffed: ImageFileFormat? = nil) throws(ImageError) {
         try HEIFLibrary.initialise(for: path)
         self.path = path
         self.options = options
@@ -88,7 +89,7 @@ public final class HEIFDecoder: ImageDecoder {
         let alpha = heif_image_handle_has_alpha_channel(primary) != 0
         format = PixelFormat(alpha ? .rgba : .rgb, bits > 8 ? .uint16 : .uint8)
 
-        let kind = Self.codec(path: path)
+        let kind = sniffed ?? Self.codec(path: path)
         var details: [(label: String, value: String)] = [("codec", kind == .avif ? "AV1" : "HEVC")]
         let ispeW = Int(heif_image_handle_get_ispe_width(primary)), ispeH = Int(heif_image_handle_get_ispe_height(primary))
         if ispeW != w || ispeH != h, ispeW > 0, ispeH > 0 {

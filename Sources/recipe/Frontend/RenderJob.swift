@@ -97,13 +97,9 @@ struct RenderJob {
         let decoder = try ImageDecoders.open(input, options: decode)
         let info = decoder.info
         let color = try self.color ?? PhotoColor(photo: input, info: info, output: profile, intent: intent)
-        if let cmyk = color.cmyk {
-            // CMYK JPEGs and TIFFs convert through their profile as they decode.
-            if let jpeg = decoder as? JPEGDecoder, jpeg.storesCMYK {
-                jpeg.cmykConverter = try Self.cmykConverter(cmyk, intent: intent, path: input)
-            } else if let tiff = decoder as? TIFFDecoder, tiff.storesCMYK {
-                tiff.cmykConverter = try Self.cmykConverter(cmyk, intent: intent, path: input)
-            }
+        // CMYK JPEGs and TIFFs convert through their profile as they decode.
+        if let cmyk = color.cmyk, let cmykDecoder = decoder as? any CMYKDecoding, cmykDecoder.storesCMYK {
+            cmykDecoder.cmykConverter = try Self.cmykConverter(cmyk, intent: intent, path: input)
         }
         let orientation = info.orientation
         let upright = info.uprightSize
