@@ -1,3 +1,4 @@
+import CKernelsSIMD
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -75,6 +76,19 @@ public enum Rotation {
             originY = Double(sourceHeight) / 2 - 0.5 + u0 * stepY + v0 * rowStepY
         }
 
+        init(originX: Double, originY: Double, stepX: Double, stepY: Double, rowStepX: Double, rowStepY: Double) {
+            (self.originX, self.originY, self.stepX, self.stepY, self.rowStepX, self.rowStepY) = (originX, originY, stepX, stepY, rowStepX, rowStepY)
+        }
+
+        /// The map of the `width` columns from (`x`, `y`) on, right to left when `mirrored`: its
+        /// pixel (j, i) samples where this map's (x + j, y + i) does, or (x + width − 1 − j, y + i).
+        public func window(x: Int, y: Int, width: Int, mirrored: Bool) -> InverseMap {
+            let first = mirrored ? x + width - 1 : x
+            let (ox, oy) = position(column: first, row: y)
+            return InverseMap(originX: ox, originY: oy, stepX: mirrored ? -stepX : stepX, stepY: mirrored ? -stepY : stepY,
+                              rowStepX: rowStepX, rowStepY: rowStepY)
+        }
+
         /// The source position sampled by output pixel (`column`, `row`).
         @inlinable
         public func position(column: Int, row: Int) -> (x: Double, y: Double) {
@@ -100,9 +114,11 @@ public enum Rotation {
     /// startY + j·stepY), bicubic. Clamp-to-edge; `edge` says what happens outside the picture.
     /// Values are not clamped (Catmull-Rom overshoots a little at edges; the encoder clamps).
     ///
-    /// Neighbouring output pixels share most of their 16 taps (a step is at most one source pixel
-    /// on each axis for any straighten map), so the taps stay in a 4×4 window, a ring on both axes
-    /// keyed by source column and row: a step to the next column loads 4 pixels, not 16.
+    /// The loop is C (`rk_rotate_row` in CKernelsSIMD): Swift's SIMD4 version spilled its taps and
+    /// weights to the stack, 20 ns a pixel; the C one keeps them in registers. A straighten's rows
+    /// cross few source rows (|stepY| is the tilt's sine), so the offsets of the four rows a pixel
+    /// reads are worked out only when its row changes; where its four columns lie inside the row,
+    /// each tap is one unaligned 4-float load (the 4th float, the next pixel's red, unused).
     ///
     /// With `ringRows` below `height`, `image` holds only that many rows, source row y in slot
     /// y mod `ringRows` (a band of the source streaming by); the caller keeps every row the
@@ -112,93 +128,9 @@ public enum Rotation {
         startX: Double, startY: Double, stepX: Double, stepY: Double, count: Int, edge: Edge,
         into out: UnsafeMutablePointer<Float>
     ) {
-        precondition(width > 0 && height > 0 && rowStride >= 12 * width)
-        resampleRow(image: image, rowStride: rowStride, width: width, height: height, ringRows: ringRows ?? height,
-                    startX: startX, startY: startY, stepX: stepX, stepY: stepY, count: count, edge: edge, output: out)
-    }
-
-    @inlinable
-    static func resampleRow(
-        image: UnsafeRawPointer, rowStride: Int, width: Int, height: Int, ringRows: Int,
-        startX: Double, startY: Double, stepX: Double, stepY: Double, count: Int, edge: Edge,
-        output out: UnsafeMutablePointer<Float>
-    ) {
-        precondition(ringRows > 0)
-        let src = image
-        // A row's slot: the row itself for a whole image (no division per row change).
-        let ring = ringRows < height ? ringRows : 0
-        let blackOutside = edge == .black
-        let (maxX, maxY) = (Double(width) - 0.5, Double(height) - 0.5)
-        // Clamped taps make the value constant beyond one pixel past the border, so positions are
-        // clamped there first: the index arithmetic then stays small whatever the map.
-        let (hiX, hiY) = (Double(width), Double(height))
-        let (lastX, lastY) = (width - 1, height - 1)
-        // The window (16 linear pixels, slot (y & 3)·4 + (x & 3)), then the byte offsets of its
-        // columns and rows in `image`, clamped to the image (slot x & 3, y & 3): on the stack.
-        withUnsafeTemporaryAllocation(byteCount: 16 * 16 + 8 * 8, alignment: 16) { scratch in
-            let win = scratch.baseAddress!.bindMemory(to: SIMD4<Float>.self, capacity: 16)
-            let columnOffset = (scratch.baseAddress! + 16 * 16).bindMemory(to: Int.self, capacity: 8)
-            let rowOffset = columnOffset + 4
-            @inline(__always) func setColumn(_ x: Int) { columnOffset[x & 3] = 12 * min(max(x, 0), lastX) }
-            @inline(__always) func setRow(_ y: Int) {
-                let row = min(max(y, 0), lastY)
-                rowOffset[y & 3] = (ring == 0 ? row : row % ring) * rowStride
-            }
-            // Source pixel (x, y) into its slot (its column's and row's offsets set first).
-            @inline(__always) func load(_ x: Int, _ y: Int) {
-                let p = (src + (rowOffset[y & 3] + columnOffset[x & 3])).assumingMemoryBound(to: Float.self)
-                win[(y & 3) << 2 | (x & 3)] = SIMD4(p[0], p[1], p[2], 0)
-            }
-            // The window holds columns cx − 1 … cx + 2 of rows cy − 1 … cy + 2.
-            var cx = -8, cy = -8  // no pixel yet: positions are clamped to ≥ −1
-            for j in 0..<count {
-                let x = startX + Double(j) * stepX
-                let y = startY + Double(j) * stepY
-                let o = out + 3 * j
-                if blackOutside && !(x >= -0.5 && x <= maxX && y >= -0.5 && y <= maxY) {
-                    o[0] = 0; o[1] = 0; o[2] = 0
-                    continue
-                }
-                let px = min(max(x, -1), hiX), py = min(max(y, -1), hiY)
-                // floor as a truncation of a non-negative value: `rounded(.down)` is a libm call
-                // on baseline x86-64 (no SSE4.1 `roundsd`).
-                let ix = Int(px + 1) - 1, iy = Int(py + 1) - 1
-                let fx = Double(ix), fy = Double(iy)
-                let dx = ix - cx, dy = iy - cy
-                if dx != 0 || dy != 0 {
-                    if dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 {
-                        // One column in (the old rows), then one row in (the new columns).
-                        if dx != 0 {
-                            let column = dx > 0 ? ix + 2 : ix - 1
-                            setColumn(column)
-                            for r in -1...2 { load(column, cy + r) }
-                        }
-                        if dy != 0 {
-                            let row = dy > 0 ? iy + 2 : iy - 1
-                            setRow(row)
-                            for k in -1...2 { load(ix + k, row) }
-                        }
-                    } else {
-                        for k in -1...2 { setColumn(ix + k) }
-                        for r in -1...2 { setRow(iy + r); for k in -1...2 { load(ix + k, iy + r) } }
-                    }
-                    (cx, cy) = (ix, iy)
-                }
-                let wx = catmullRomWeights(Float(px - fx))
-                let wy = catmullRomWeights(Float(py - fy))
-                var acc = SIMD4<Float>()
-                for r in 0..<4 {
-                    let row = win + ((iy - 1 + r) & 3) << 2
-                    var h = row[(ix - 1) & 3] * wx[0]
-                    h += row[ix & 3] * wx[1]
-                    h += row[(ix + 1) & 3] * wx[2]
-                    h += row[(ix + 2) & 3] * wx[3]
-                    acc += h * wy[r]
-                }
-                o[0] = acc[0]
-                o[1] = acc[1]
-                o[2] = acc[2]
-            }
-        }
+        precondition(width > 0 && height > 0 && rowStride >= 12 * width && (ringRows ?? height) > 0)
+        precondition(width < Int(Int32.max) && height < Int(Int32.max) && count < Int(Int32.max) / 3)
+        rk_rotate_row(image, rowStride, Int32(width), Int32(height), Int32(ringRows ?? height), startX, startY, stepX, stepY,
+                      Int32(count), edge == .black ? 1 : 0, out)
     }
 }

@@ -16,7 +16,19 @@ public enum GeometricStep: Sendable, Hashable, CustomStringConvertible {
     /// Rotation about the centre, counter-clockwise degrees; `expand` grows the canvas to
     /// `width`×`height`, otherwise the canvas keeps its size and the image is scaled to fill it.
     case straighten(degrees: Double, expand: Bool, width: Int, height: Int)
+    /// A straighten whose output is only `window` of its `width`×`height` canvas, mirrored
+    /// left–right when `mirrored`: a straighten with the crops and flips after it composed into
+    /// its map (the optimiser's `FuseGeometry`), so that only the kept pixels are resampled.
+    case straightenWindow(degrees: Double, expand: Bool, width: Int, height: Int, window: Window, mirrored: Bool)
     case resize(width: Int, height: Int, kernel: ResampleKernel)
+
+    /// A rectangle of a canvas, in whole pixels.
+    public struct Window: Sendable, Hashable {
+        public var x: Int, y: Int, width: Int, height: Int
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            (self.x, self.y, self.width, self.height) = (x, y, width, height)
+        }
+    }
 
     /// The canvas after the step, given the one before it.
     public func size(after canvas: CanvasSize) -> CanvasSize {
@@ -25,6 +37,7 @@ public enum GeometricStep: Sendable, Hashable, CustomStringConvertible {
         case .rotate(let q): q & 1 == 1 ? CanvasSize(width: canvas.height, height: canvas.width) : canvas
         case .flip: canvas
         case .straighten(_, _, let w, let h): CanvasSize(width: w, height: h)
+        case .straightenWindow(_, _, _, _, let window, _): CanvasSize(width: window.width, height: window.height)
         case .resize(let w, let h, _): CanvasSize(width: w, height: h)
         }
     }
@@ -35,7 +48,7 @@ public enum GeometricStep: Sendable, Hashable, CustomStringConvertible {
         case .crop, .resize, .flip(horizontal: true): nil
         case .rotate, .flip(horizontal: false): "the whole image"
         // The rows one rotated output row reads, W·|sin θ| of them and a strip more (StraightenStep).
-        case .straighten: "a band of rows as tall as the tilt"
+        case .straighten, .straightenWindow: "a band of rows as tall as the tilt"
         }
     }
 
@@ -45,6 +58,9 @@ public enum GeometricStep: Sendable, Hashable, CustomStringConvertible {
         case .rotate(let q): "rotate \(q * 90)° clockwise"
         case .flip(let h): h ? "flip left–right" : "flip top–bottom"
         case .straighten(let d, let e, let w, let h): "straighten \(NumberFormatting.shortest(d))° \(e ? "expand" : "crop") to \(w)×\(h)"
+        case .straightenWindow(let d, let e, let w, let h, let window, let mirrored):
+            "straighten \(NumberFormatting.shortest(d))° \(e ? "expand" : "crop") to \(w)×\(h), only its \(window.width)×\(window.height) at (\(window.x), \(window.y))"
+                + (mirrored ? ", mirrored left–right" : "")
         case .resize(let w, let h, let k): "resize to \(w)×\(h) \(k.rawValue)"
         }
     }

@@ -57,7 +57,7 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
             case .geometric(let step, _):
                 switch step {
                 case .crop, .rotate, .flip: .none
-                case .straighten, .resize: .linear
+                case .straighten, .straightenWindow, .resize: .linear
                 }
             case .keep, .resume, .blend: .encoded
             }
@@ -114,6 +114,12 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
     public var passes: [Pass] = []
     /// The size the photo is decoded (and resampled) to before the first stage.
     public var sourceSize: CanvasSize?
+    /// The kernel the photo is resampled with to `sourceSize` when a resize of the recipe asked
+    /// for that size (nil: the default, Lanczos 3).
+    public var sourceKernel: ResampleKernel?
+    /// Whether `sourceSize` is the size the decoder reduces the photo to (`Planner.DecodeReduction`):
+    /// decoded at that size, not resampled to it.
+    public var sourceIsReducedDecode = false
     /// The size of the rendered image (the last stage's canvas).
     public var outputSize: CanvasSize?
     /// The conversions from the photo's colours into the working space and from it to the

@@ -7,11 +7,12 @@ import RecipeKernels
 /// 1. `LowerPointOps` — each node to its kernel steps, with the node's working space;
 /// 2. `DropIdentities` — steps that change nothing;
 /// 3. `HoistCrops` — crops move before the point steps in front of them;
-/// 4. `FoldMatrices` — adjacent colour matrices in one space become one;
-/// 5. `InsertSpaceConversions` — → linear / → encoded only where the space changes;
-/// 6. `FusePointRuns` — every run of point steps becomes one pass over the strip.
+/// 4. `FuseGeometry` — a straighten and the crops and flips after it become one resample;
+/// 5. `FoldMatrices` — adjacent colour matrices in one space become one;
+/// 6. `InsertSpaceConversions` — → linear / → encoded only where the space changes;
+/// 7. `FusePointRuns` — every run of point steps becomes one pass over the strip.
 ///
-/// With `fuse: false` (`--no-fuse`), passes 3, 4 and 6 are replaced by `SplitPerStep`: every op
+/// With `fuse: false` (`--no-fuse`), passes 3, 4, 5 and 7 are replaced by `SplitPerStep`: every op
 /// runs as a pass of its own over the strip, as an interpreter without fusion would.
 public enum Planner {
     /// The plan after each pass, for `recipe explain`.
@@ -24,22 +25,31 @@ public enum Planner {
     /// recipe's folder (the checker has already fenced it in).
     public typealias FileReader = (String) throws -> [UInt8]
 
+    /// How the photo's decoder can make it smaller without resampling: the upright size it
+    /// decodes to for a render that needs `wanted` (nil: no reduction fits). A JPEG's DCT scaling.
+    public typealias DecodeReduction = (_ wanted: CanvasSize) -> CanvasSize?
+
     /// `scale` is the output's render size over its full size (1 for a full render): px lengths
     /// in a recipe are pixels of the full-size image, so a display render scales them
     /// (resolution independence). The plan says which size to decode the photo to.
     ///
     /// `color` converts the photo's colours into the working space at the start and the working
     /// space into the output's at the end (nothing for sRGB in and out).
+    ///
+    /// A fused full render whose recipe shrinks in a resize runs the stages before it on fewer
+    /// pixels: the photo resampled as it is decoded when the resize comes first, else as far as
+    /// `reduction` decodes it smaller (`LowerPointOps.shrinkEarly`).
     public static func plan(_ graph: FilterGraph, fuse: Bool = true, scale: Double = 1,
                             readFile: @escaping FileReader = { _ in throw PlanError("no file reader", range: nil) },
-                            color: ColorEndpoints = ColorEndpoints())
+                            color: ColorEndpoints = ColorEndpoints(), reduction: DecodeReduction? = { _ in nil })
         throws(PlanError) -> (ExecutionPlan, [Trace]) {
         var trace: [Trace] = []
-        var plan = try LowerPointOps.run(graph, readFile: readFile, scale: scale)
+        var plan = try LowerPointOps.run(graph, readFile: readFile, scale: scale, reduction: fuse ? reduction : nil)
         plan.color = color
         trace.append(Trace(pass: "LowerPointOps", plan: plan))
         let passes: [(String, (ExecutionPlan) -> ExecutionPlan)] = fuse
-            ? [("DropIdentities", DropIdentities.run), ("HoistCrops", HoistCrops.run), ("FoldMatrices", FoldMatrices.run),
+            ? [("DropIdentities", DropIdentities.run), ("HoistCrops", HoistCrops.run), ("FuseGeometry", FuseGeometry.run),
+               ("FoldMatrices", FoldMatrices.run),
                ("InsertSpaceConversions", { InsertSpaceConversions.run($0, fold: true) }), ("FusePointRuns", FusePointRuns.run)]
             : [("DropIdentities", DropIdentities.run), ("InsertSpaceConversions", { InsertSpaceConversions.run($0, fold: false) }),
                ("SplitPerStep", SplitPerStep.run)]

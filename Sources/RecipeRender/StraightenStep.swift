@@ -53,25 +53,34 @@ public final class StraightenStep: RowSource {
     /// `width`×`height` is the output canvas: the source size for `crop`, the bounding box
     /// (`Rotation.expandedSize`) for `expand`. With a `pool`, each strip's rows are split over it
     /// (every row is made the same way by any thread: the bytes do not change).
-    public init(source: RowSource, angleDegrees: Double, fill: Fill, width: Int, height: Int, pool: WorkerPool? = nil) {
+    ///
+    /// `window` keeps only that rectangle of the canvas (in canvas pixels), mirrored left–right
+    /// when `mirrored`: the crops and flips after a straighten composed into its map, so only the
+    /// kept pixels are made, each from the source position the whole canvas would give it.
+    public init(source: RowSource, angleDegrees: Double, fill: Fill, width: Int, height: Int,
+                window: (x: Int, y: Int, width: Int, height: Int)? = nil, mirrored: Bool = false, pool: WorkerPool? = nil) {
         precondition(source.format == PixelFormat(.rgb, .float32), "StraightenStep takes float RGB (linear light), not \(source.format)")
         precondition(width > 0 && height > 0, "empty output")
         if fill == .crop {
             precondition(width == source.width && height == source.height, "crop keeps the canvas size")
         }
+        let window = window ?? (0, 0, width, height)
+        precondition(window.x >= 0 && window.y >= 0 && window.width > 0 && window.height > 0
+                     && window.x + window.width <= width && window.y + window.height <= height, "the window lies outside the canvas")
         self.source = source
-        self.width = width
-        self.height = height
+        self.width = window.width
+        self.height = window.height
         self.pool = pool
         sourceWidth = source.width
         sourceHeight = source.height
         let scale = fill == .crop ? Rotation.cropScale(width: source.width, height: source.height, angleDegrees: angleDegrees) : 1
         map = Rotation.InverseMap(sourceWidth: source.width, sourceHeight: source.height, outputWidth: width,
                                   outputHeight: height, angleDegrees: angleDegrees, scale: scale)
+            .window(x: window.x, y: window.y, width: window.width, mirrored: mirrored)
         edge = fill == .crop ? .clamp : .black
         // One output row spans |stepY|·(W − 1) source rows, plus its taps (−1…+2) and a row for
         // the floor; a call's rows move down by rowStepY each; a source strip may overshoot.
-        let band = Int((abs(map.stepY) * Double(width - 1)).rounded(.up)) + 5
+        let band = Int((abs(map.stepY) * Double(self.width - 1)).rounded(.up)) + 5
         let calls = Int((abs(map.rowStepY) * Double(Self.rowsPerCall)).rounded(.up)) + 1
         ringRows = min(sourceHeight, band + calls + Self.sourceStripRows)
     }

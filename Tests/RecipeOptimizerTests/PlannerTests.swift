@@ -30,7 +30,7 @@ struct PlannerTests {
         let reference = InsertSpaceConversions.run(trace[0].plan, fold: false).steps.map(\.kernel)
         for t in trace.dropFirst(2) where t.pass != "FusePointRuns" {
             // Passes before the conversions are inserted are compared with the conversions added.
-            let steps = ["HoistCrops", "FoldMatrices"].contains(t.pass) ? InsertSpaceConversions.run(t.plan, fold: false).steps.map(\.kernel) : t.plan.steps.map(\.kernel)
+            let steps = ["HoistCrops", "FuseGeometry", "FoldMatrices"].contains(t.pass) ? InsertSpaceConversions.run(t.plan, fold: false).steps.map(\.kernel) : t.plan.steps.map(\.kernel)
             for p in Self.pixels {
                 let a = evaluate(reference, p), b = evaluate(steps, p)
                 #expect(max(abs(a.x - b.x), abs(a.y - b.y), abs(a.z - b.z)) < 1e-5, "\(t.pass) changed \(p)")
@@ -43,10 +43,10 @@ struct PlannerTests {
     func shapes() throws {
         let g = try graph("  - brightness: 0\n  - saturation: 1.2\n  - matrix: [[1.1, 0, 0], [0, 1, 0], [0, 0, 0.9]]\n  - gamma: 0.8\n")
         let (plan, trace) = try Planner.plan(g)
-        #expect(trace.map(\.pass) == ["LowerPointOps", "DropIdentities", "HoistCrops", "FoldMatrices", "InsertSpaceConversions", "FusePointRuns"])
+        #expect(trace.map(\.pass) == ["LowerPointOps", "DropIdentities", "HoistCrops", "FuseGeometry", "FoldMatrices", "InsertSpaceConversions", "FusePointRuns"])
         #expect(trace[1].plan.steps.count == 3)  // brightness 0 dropped
-        #expect(trace[3].plan.steps.count == 2)  // saturation and matrix folded (after HoistCrops)
-        #expect(trace[4].plan.steps.map(\.kernel).first == .toLinear)
+        #expect(trace[4].plan.steps.count == 2)  // saturation and matrix folded (after HoistCrops)
+        #expect(trace[5].plan.steps.map(\.kernel).first == .toLinear)
         #expect(plan.passes.count == 1)
         let (head, body, tail) = PointProgram.split(plan.passes[0].steps.map(\.kernel))
         #expect(head == [.toLinear])  // folded into the load table
@@ -105,11 +105,64 @@ struct PlannerTests {
     @Test("geometry: crops, turns and resizes become geometric stages with the canvas sizes they make")
     func geometry() throws {
         let g = try graph("  - crop: {aspect: \"1:1\"}\n  - rotate: 90\n  - resize: {width: 1000px}\n  - exposure: 0.2\n")
-        let (plan, _) = try Planner.plan(g)
+        // Unfused: every stage at full size, as written.
+        let (plan, _) = try Planner.plan(g, fuse: false)
         let steps = plan.passes.compactMap { if case .geometric(let s, _)? = $0.barrier { s } else { nil } }
         #expect(steps == [.crop(x: 1000, y: 0, width: 4000, height: 4000), .rotate(quarterTurns: 1),
                           .resize(width: 1000, height: 1000, kernel: .lanczos3)])
         #expect(plan.sourceSize == CanvasSize(width: 6000, height: 4000) && plan.outputSize == CanvasSize(width: 1000, height: 1000))
+        // Fused, on a photo its decoder halves (a JPEG's DCT scaling): the crop and turn work on
+        // the half-size photo and the resize does the rest.
+        let (fused, _) = try Planner.plan(g, reduction: { _ in CanvasSize(width: 3000, height: 2000) })
+        let moves = fused.passes.compactMap { if case .geometric(let s, _)? = $0.barrier { s } else { nil } }
+        #expect(moves == [.crop(x: 500, y: 0, width: 2000, height: 2000), .rotate(quarterTurns: 1),
+                          .resize(width: 1000, height: 1000, kernel: .lanczos3)])
+        #expect(fused.sourceSize == CanvasSize(width: 3000, height: 2000) && fused.outputSize == CanvasSize(width: 1000, height: 1000))
+        // A photo decoded in full (a PNG) keeps the full size before the resize.
+        let (png, _) = try Planner.plan(g)
+        #expect(png.sourceSize == CanvasSize(width: 6000, height: 4000) && png.sourceKernel == nil)
+    }
+
+    @Test("a full render shrinks before a downscaling resize: resampled on decode when the resize comes first, with its kernel")
+    func shrinkEarly() throws {
+        // A resize first: the photo is resampled to its size as it is decoded, with its kernel;
+        // the larger of the two axes' ratios decides, so a squeeze keeps what the width needs.
+        let (first, _) = try Planner.plan(try graph("  - resize: {width: 1500px, kernel: mitchell}\n  - exposure: 0.2\n"))
+        #expect(first.sourceSize == CanvasSize(width: 1500, height: 1000) && first.sourceKernel == .mitchell)
+        #expect(first.passes.allSatisfy { $0.barrier == nil })
+        let (squeeze, _) = try Planner.plan(try graph("  - resize: {width: 3000px, height: 500px}\n"))
+        #expect(squeeze.sourceSize == CanvasSize(width: 3000, height: 2000))
+        // A straighten first: on the reduced decode; the squeeze is left to the resize.
+        let g = try graph("  - straighten: 2\n  - resize: {width: 3000px, height: 500px, kernel: mitchell}\n")
+        let (plan, _) = try Planner.plan(g, reduction: { wanted in
+            #expect(wanted == CanvasSize(width: 3000, height: 2000))
+            return CanvasSize(width: 3000, height: 2000)
+        })
+        #expect(plan.sourceSize == CanvasSize(width: 3000, height: 2000))
+        let steps = plan.passes.compactMap { if case .geometric(let s, _)? = $0.barrier { s } else { nil } }
+        #expect(steps.count == 2 && steps.last == .resize(width: 3000, height: 500, kernel: .mitchell))
+        // Unfused, and for an enlargement: the full size.
+        #expect(try Planner.plan(g, fuse: false, reduction: { _ in CanvasSize(width: 3000, height: 2000) }).0.sourceSize == CanvasSize(width: 6000, height: 4000))
+        let (up, _) = try Planner.plan(try graph("  - straighten: 2\n  - resize: {scale: 2}\n"), reduction: { _ in CanvasSize(width: 3000, height: 2000) })
+        #expect(up.sourceSize == CanvasSize(width: 6000, height: 4000) && up.sourceKernel == nil)
+    }
+
+    @Test("a straighten and the crops and left–right flips right after it become one windowed straighten; a top–bottom flip or a point step between stops it")
+    func fuseGeometry() throws {
+        let g = try graph("  - straighten: 3\n  - crop: {x: 100px, y: 50px, width: 2000px, height: 1000px}\n  - flip: horizontal\n  - crop: {x: 0, y: 0, width: 500px, height: 400px}\n  - flip: vertical\n")
+        let (plan, _) = try Planner.plan(g)
+        let steps = plan.passes.compactMap { if case .geometric(let s, _)? = $0.barrier { s } else { nil } }
+        // Mirrored, the second crop's first 500 columns are the window's last 500: 100 + 2000 − 500.
+        #expect(steps == [.straightenWindow(degrees: 3, expand: false, width: 6000, height: 4000,
+                                            window: .init(x: 1600, y: 50, width: 500, height: 400), mirrored: true),
+                          .flip(horizontal: false)])
+        let (unfused, _) = try Planner.plan(g, fuse: false)
+        #expect(unfused.passes.compactMap(\.barrier).count == 5)
+        // A crop moves before an exposure (HoistCrops) and then folds; not before a vignette.
+        let (hoisted, _) = try Planner.plan(try graph("  - straighten: 3\n  - exposure: 0.5\n  - crop: {aspect: \"1:1\"}\n"))
+        #expect(hoisted.passes.contains { if case .geometric(.straightenWindow, _)? = $0.barrier { true } else { false } })
+        let (between, _) = try Planner.plan(try graph("  - straighten: 3\n  - vignette: 0.5\n  - crop: {aspect: \"1:1\"}\n"))
+        #expect(between.passes.contains { if case .geometric(.straighten, _)? = $0.barrier { true } else { false } })
     }
 
     @Test("a crop moves before the point steps in front of it, unless one of them reads positions")

@@ -90,6 +90,36 @@ extension RecipeRenderTests {
         }
     }
 
+    @Test("geometric fusion: a straighten with the crop and flips after it composed into one resample gives the unfused pixels (within 1/255)")
+    func straightenWindow() throws {
+        let dir = TestPaths.temporaryDirectory("engine-straighten-window")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stages = "  - straighten: 4\n  - crop: {x: 31px, y: 17px, width: 500px, height: 300px}\n  - flip: horizontal\n  - crop: {x: 7px, y: 0, width: 400px, height: 290px}\n"
+        let fused = try renderFile(stages, in: dir), unfused = try renderFile(stages, extra: ["--no-fuse"], in: dir)
+        #expect(try size(fused) == (400, 290) && size(unfused) == (400, 290))
+        let d = maxDifference(try pixels(fused), try pixels(unfused))
+        #expect(d <= 1, "max difference \(d)/255")
+    }
+
+    @Test("geometric fusion: a full render shrinks before its downscaling resize (decoded at 1/2 here) within 40 dB of --no-fuse, which keeps full size")
+    func shrinkBeforeResize() throws {
+        let dir = TestPaths.temporaryDirectory("engine-shrink-early")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = TestPaths.samples.appendingPathComponent("Landscape_1.jpg").path  // 1800×1200
+        let recipePath = dir.appendingPathComponent("square.recipe.yaml").path
+        try "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - straighten: -1.5\n  - crop: {aspect: \"1:1\"}\n  - flip: horizontal\n  - resize: {width: 400px, height: 400px}\n"
+            .write(toFile: recipePath, atomically: true, encoding: .utf8)
+        let explain = String(decoding: try recipe(["explain", recipePath, "--photo", photo]).stdout, as: UTF8.self)
+        #expect(explain.contains("decoded at 1/2 of its size before the first stage"), "\(explain)")
+        let fused = dir.appendingPathComponent("fused.png").path, unfused = dir.appendingPathComponent("unfused.png").path
+        #expect(try recipe(["render", photo, "--recipe", recipePath, "-o", fused]).status == 0)
+        #expect(try recipe(["render", photo, "--recipe", recipePath, "--no-fuse", "-o", unfused]).status == 0)
+        #expect(try size(fused) == (400, 400) && size(unfused) == (400, 400))
+        let psnr = Self.psnr(try pixels(fused), try pixels(unfused))
+        testNote("square crop on Landscape_1, shrunk early vs --no-fuse: PSNR \(String(format: "%.1f", psnr)) dB")
+        #expect(psnr >= 40 && psnr < 99, "PSNR \(psnr) dB")
+    }
+
     /// The shadows/highlights formula of ops-reference §4.24 on one pixel, in double precision.
     static func shadowsHighlights(_ rgb: [UInt8], yb: Double, shadows: Double, highlights: Double) -> [Double] {
         let gain = pow(2, shadows * (1 - yb) * (1 - yb) - highlights * yb * yb)

@@ -1,6 +1,7 @@
 #ifndef CKERNELSSIMD_H
 #define CKERNELSSIMD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Table lookups with linear interpolation over `ChannelTables`' log-spaced nodes (see
@@ -17,5 +18,12 @@
 #define RK_NODE_BITS 9
 
 int rk_channel_table_apply(const float *half, int entries, float *plane, int count, uint8_t *outside);
+ 
+/* One output row of a bicubic (Catmull-Rom) rotation: `count` float RGB pixels into `out`, pixel j
+ * sampling `image` (float RGB, `width`×`height`, rows `row_stride` bytes apart; with `ring_rows`
+ * below `height`, source row y in slot y mod `ring_rows`) at (start_x + j·step_x, start_y + j·step_y),
+ * clamp-to-edge, black outside the picture's area when `black_outside`. See Rotation.swift. */
+void rk_rotate_row(const void *image, ptrdiff_t row_stride, int width, int height, int ring_rows, double start_x,
+                   double start_y, double step_x, double step_y, int count, int black_outside, float *out);
 
 #endif

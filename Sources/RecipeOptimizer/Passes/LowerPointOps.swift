@@ -16,34 +16,78 @@ import RecipeOps
 ///                                    · resume base · blend glow
 /// ```
 enum LowerPointOps {
-    static func run(_ graph: FilterGraph, readFile: @escaping Planner.FileReader, scale: Double = 1) throws(PlanError) -> ExecutionPlan {
-        let scales = renderScales(graph, output: scale)
-        var lowering = Lowering(graph: graph, scales: scales, readFile: readFile)
+    static func run(_ graph: FilterGraph, readFile: @escaping Planner.FileReader, scale: Double = 1,
+                    reduction: Planner.DecodeReduction? = nil) throws(PlanError) -> ExecutionPlan {
+        var scales = renderScales(graph, output: scale, shrinkEarly: reduction != nil)
         let full = graph.nodes[0].size
-        let source = scales[0] >= 1 ? full : CanvasSize(width: max(1, Int((Double(full.width) * scales[0]).rounded())),
+        var source = scales[0] >= 1 ? full : CanvasSize(width: max(1, Int((Double(full.width) * scales[0]).rounded())),
                                                          height: max(1, Int((Double(full.height) * scales[0]).rounded())))
+        var reduced = false
+        if scale >= 1, scales[0] < 1, let reduction {
+            (source, reduced) = shrinkEarly(graph, scales: &scales, wanted: source, reduction: reduction)
+        }
+        var lowering = Lowering(graph: graph, scales: scales, readFile: readFile)
         try lowering.run(source: source)
         var plan = ExecutionPlan(segments: lowering.segments + [lowering.steps], barriers: lowering.barriers)
         plan.sourceSize = source
+        plan.sourceKernel = lowering.sourceKernel
+        plan.sourceIsReducedDecode = reduced
         plan.outputSize = lowering.canvas[graph.output]
         return plan
     }
 
+    /// A full render of a chain that shrinks in a resize (`scales` from `renderScales`, the size
+    /// the stages before it need: `wanted`): where the resize comes first, the photo is resampled
+    /// to that size as it is decoded (the same pixels: the resize's own work, with its kernel).
+    /// Where stages come before it (a straighten, a crop), they run on the photo as the decoder
+    /// reduces it in the DCT domain (`reduction`; nil: it cannot, and they run at full size), and
+    /// the resize does the rest: their px lengths scale with it, as in a display render, and only
+    /// the reduced decode differs from the full-size render (ops-reference §7, ReducedDecode),
+    /// not the order of the resamples. Returns the source size and whether it is the reduced decode.
+    static func shrinkEarly(_ graph: FilterGraph, scales: inout [Double], wanted: CanvasSize,
+                            reduction: Planner.DecodeReduction) -> (CanvasSize, reduced: Bool) {
+        let nodes = graph.nodes
+        var path: [FilterGraph.NodeID] = []
+        var id = graph.output
+        while id > 0, let input = nodes[id].inputs.first { path.append(id); id = input }
+        path.reverse()
+        guard let first = path.firstIndex(where: { nodes[$0].op == "resize" && scales[nodes[$0].inputs[0]] < scales[$0] }) else {
+            return (wanted, false)
+        }
+        let before = [0] + path[..<first]
+        if before.dropFirst().allSatisfy({ nodes[$0].op == "orient" }) { return (wanted, false) }
+        let full = nodes[0].size
+        guard let reduced = reduction(wanted), reduced.width < full.width else {
+            for id in before { scales[id] = 1 }
+            return (full, false)
+        }
+        let scale = max(Double(reduced.width) / Double(full.width), Double(reduced.height) / Double(full.height))
+        for id in before { scales[id] = scale }
+        return (reduced, true)
+    }
+
     /// Each node's render size over its full size, for an output rendered at `output` of its
     /// full size. A chain renders every node at that scale, except before a resize, which is
-    /// given as many pixels as its output needs (up to the full size): a display render of a
-    /// recipe that enlarges starts from a larger decode rather than enlarging a thumbnail. A
-    /// graph with branches renders at one scale, so that the images a blend joins agree.
-    static func renderScales(_ graph: FilterGraph, output: Double) -> [Double] {
+    /// given as many pixels as its output needs on each axis (up to the full size): a display
+    /// render of a recipe that enlarges starts from a larger decode rather than enlarging a
+    /// thumbnail. A graph with branches renders at one scale, so that the images a blend joins
+    /// agree.
+    ///
+    /// With `shrinkEarly` a full render does the same (see `shrinkEarly(_:scales:wanted:reduction:)`
+    /// for how far): what comes before a downscaling resize need not run on the full size
+    /// (square-crop on photo24 straightens 2000×3000, not 4000×6000; issue 23).
+    static func renderScales(_ graph: FilterGraph, output: Double, shrinkEarly: Bool = false) -> [Double] {
         let nodes = graph.nodes
         var scales = Array(repeating: min(1, output), count: nodes.count)
-        guard output < 1, nodes.allSatisfy({ $0.inputs.count <= 1 }) else { return scales }
+        guard output < 1 || shrinkEarly, nodes.allSatisfy({ $0.inputs.count <= 1 }) else { return scales }
         var id = graph.output
         while id > 0, let input = nodes[id].inputs.first {
             scales[input] = scales[id]
             if nodes[id].op == "resize" {
                 let (after, before) = (nodes[id].size, nodes[input].size)
-                let factor = Double(max(after.width, after.height)) / Double(max(1, max(before.width, before.height)))
+                // The larger of the two axes' ratios: a resize that squeezes one axis still gets
+                // every pixel the other needs.
+                let factor = max(Double(after.width) / Double(max(1, before.width)), Double(after.height) / Double(max(1, before.height)))
                 scales[input] = min(1, scales[id] * factor)
             }
             id = input
@@ -67,6 +111,9 @@ enum LowerPointOps {
         var barriers: [ExecutionPlan.Barrier] = []
         /// Render canvas of every node.
         var canvas: [CanvasSize] = []
+        /// The kernel of the first resize that shrinks the stages before it (`renderScales`): the
+        /// resample of the decoded photo does its work, with its kernel.
+        var sourceKernel: ResampleKernel?
 
         init(graph: FilterGraph, scales: [Double], readFile: @escaping Planner.FileReader) {
             self.graph = graph
@@ -135,8 +182,11 @@ enum LowerPointOps {
                 // To the node's full size at its render scale (its own arithmetic ran on the full size).
                 let target = scales[id] >= 1 ? node.size : CanvasSize(width: max(1, Int((Double(node.size.width) * scales[id]).rounded())),
                                                                        height: max(1, Int((Double(node.size.height) * scales[id]).rounded())))
-                guard target != here else { return }
                 let kernel = ResampleKernel(rawValue: { if case .choice(let k)? = node.params["kernel"] { k } else { "lanczos3" } }()) ?? .lanczos3
+                // A resize that made the stages before it smaller lends its kernel to the resample
+                // of the decoded photo, which does (some of) its work.
+                if sourceKernel == nil && scales[node.inputs[0]] < scales[id] { sourceKernel = kernel }
+                guard target != here else { return }
                 barrier(.geometric(.resize(width: target.width, height: target.height, kernel: kernel), origin: origin))
                 canvas[id] = target
                 return

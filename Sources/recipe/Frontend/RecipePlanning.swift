@@ -23,6 +23,10 @@ struct PlannedRender: Sendable {
     /// The size the stages' output is resampled to at the end (nil: none): a smaller render of a
     /// photo that is decoded in full anyway runs the full render's stages and downscales last.
     var finalSize: (width: Int, height: Int)? = nil
+    /// The kernel of the resample to `sourceSize` (a resize of the recipe moved there).
+    var sourceKernel: ResampleKernel = .lanczos3
+    /// Whether `sourceSize` is a reduced decode's own size (decoded so, not resampled to it).
+    var sourceIsReducedDecode = false
     /// The photo's colours and the output's, whose conversions the stages carry at their ends.
     var color: PhotoColor? = nil
 }
@@ -49,10 +53,25 @@ struct PhotoGeometry: Sendable {
 
     /// The DCT reduction a render starting from `source` (upright) decodes with: what RenderJob
     /// decodes with, and what planning asks to know whether the photo is decoded in full.
-    func denominator(for source: (width: Int, height: Int)) -> Int {
+    /// `exact`: `source` is a reduced decode's own size (`reduced(for:)`), decoded so.
+    func denominator(for source: (width: Int, height: Int), exact: Bool = false) -> Int {
         let target = stored(source)
+        if exact, let d = supportedScaleDenominators.first(where: {
+            (stored.width + $0 - 1) / $0 == target.width && (stored.height + $0 - 1) / $0 == target.height
+        }) {
+            return d
+        }
         return ReducedDecode.denominator(width: stored.width, height: stored.height, target: target,
                                          supported: supportedScaleDenominators)
+    }
+
+    /// The upright size the decoder makes for a render that needs `wanted`, without resampling
+    /// (nil: it decodes in full): what a full render's stages before a downscaling resize run on.
+    func reduced(for wanted: CanvasSize) -> CanvasSize? {
+        let d = denominator(for: (wanted.width, wanted.height))
+        guard d > 1 else { return nil }
+        let w = (stored.width + d - 1) / d, h = (stored.height + d - 1) / d
+        return transposes ? CanvasSize(width: h, height: w) : CanvasSize(width: w, height: h)
     }
 }
 
@@ -114,13 +133,16 @@ enum RecipePlanning {
         let full = graph.nodes[graph.output].size
         let target = size.target(width: full.width, height: full.height)
         let scale = Double(max(target.width, target.height)) / Double(max(1, max(full.width, full.height)))
-        let (plan, _) = try Planner.plan(graph, fuse: fuse, scale: scale, readFile: readFile, color: color)
-        let planned = PlannedRender(stages: stages(of: plan), sourceSize: plan.sourceSize.map { ($0.width, $0.height) })
+        let reduction: Planner.DecodeReduction = { photo?.reduced(for: $0) }
+        let (plan, _) = try Planner.plan(graph, fuse: fuse, scale: scale, readFile: readFile, color: color, reduction: reduction)
+        let planned = PlannedRender(stages: stages(of: plan), sourceSize: plan.sourceSize.map { ($0.width, $0.height) },
+                                    sourceKernel: plan.sourceKernel ?? .lanczos3, sourceIsReducedDecode: plan.sourceIsReducedDecode)
         guard scale < 1, let photo, let source = planned.sourceSize, !planned.stages.isEmpty,
               source != photo.upright, photo.denominator(for: source) == 1 else { return planned }
-        let (fullPlan, _) = try Planner.plan(graph, fuse: fuse, scale: 1, readFile: readFile, color: color)
+        let (fullPlan, _) = try Planner.plan(graph, fuse: fuse, scale: 1, readFile: readFile, color: color, reduction: reduction)
         return PlannedRender(stages: stages(of: fullPlan), sourceSize: fullPlan.sourceSize.map { ($0.width, $0.height) },
-                             finalSize: target)
+                             finalSize: target, sourceKernel: fullPlan.sourceKernel ?? .lanczos3,
+                             sourceIsReducedDecode: fullPlan.sourceIsReducedDecode)
     }
 
     /// `--profile` and `--intent` when given, else the recipe's `output:` settings, else keep and

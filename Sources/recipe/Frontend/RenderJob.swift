@@ -65,6 +65,9 @@ struct RenderJob {
     var sourceSize: (width: Int, height: Int)?
     /// The size to resample the stages' output to (nil: none).
     var finalSize: (width: Int, height: Int)?
+    /// The kernel of the resample to `sourceSize`.
+    var sourceKernel = ResampleKernel.lanczos3
+    var sourceIsReducedDecode = false
     /// The output's colour (`--profile`) and the rendering intent of the conversions.
     var profile = OutputProfile.keep
     var intent = RenderingIntent.relative
@@ -76,6 +79,8 @@ struct RenderJob {
         stages = planned.stages
         sourceSize = planned.sourceSize
         finalSize = planned.finalSize
+        sourceKernel = planned.sourceKernel
+        sourceIsReducedDecode = planned.sourceIsReducedDecode
         color = planned.color
     }
 
@@ -108,7 +113,7 @@ struct RenderJob {
         // planning uses too).
         let geometry = PhotoGeometry(info, supported: decoder.supportedScaleDenominators)
         let stored = geometry.stored(target)
-        let denominator = geometry.denominator(for: target)
+        let denominator = geometry.denominator(for: target, exact: sourceIsReducedDecode)
         try decoder.start(scaleDenominator: denominator)
 
         // The decoder gets a thread of its own; everything after it runs on this one.
@@ -137,7 +142,7 @@ struct RenderJob {
         let outputSamples: SampleType = outputFormat == .png && info.bitDepth > 8 ? .uint16 : .uint8
         if stages.isEmpty {
             if resamples {
-                chain = ResampleStep(source: chain, width: stored.width, height: stored.height, span: span)
+                chain = ResampleStep(source: chain, width: stored.width, height: stored.height, kernel: sourceKernel, span: span)
             }
             if orientation != .up {
                 chain = OrientStep(source: chain, orientation: orientation)
@@ -168,7 +173,7 @@ struct RenderJob {
                 }
                 chain = PointStage(source: chain, programs: lead, output: .float32, pool: pool)
                 if threaded { chain = PrefetchStep(source: chain) }
-                chain = ResampleStep(source: chain, width: stored.width, height: stored.height, span: span)
+                chain = ResampleStep(source: chain, width: stored.width, height: stored.height, kernel: sourceKernel, span: span)
                 if orientation != .up {
                     chain = OrientStep(source: chain, orientation: orientation)
                 }
@@ -331,6 +336,9 @@ struct RenderJob {
                     case .straighten(let degrees, let expand, let w, let h):
                         chain = StraightenStep(source: input, angleDegrees: degrees, fill: expand ? .expand : .crop, width: w, height: h,
                                                pool: pool)
+                    case .straightenWindow(let degrees, let expand, let w, let h, let window, let mirrored):
+                        chain = StraightenStep(source: input, angleDegrees: degrees, fill: expand ? .expand : .crop, width: w, height: h,
+                                               window: (window.x, window.y, window.width, window.height), mirrored: mirrored, pool: pool)
                     case .resize(let w, let h, let kernel): chain = ResampleStep(source: input, width: w, height: h, kernel: kernel)
                     }
                 case .keep(let name, let readers):

@@ -42,11 +42,13 @@ struct Explain: ParsableCommand {
         options.overrides = try parseOverrides(overrides)
         var color = ColorEndpoints()
         var info: ImageInfo?
+        var geometry: PhotoGeometry?
         if let photo {
             let decoder = try ImageDecoders.open(photo)
             let s = decoder.info.uprightSize
             options.sourceSize = CanvasSize(width: s.width, height: s.height)
             info = decoder.info
+            geometry = PhotoGeometry(decoder.info, supported: decoder.supportedScaleDenominators)
         } else if let size {
             let parts = size.lowercased().split(separator: "x")
             guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 1_000_000, h <= 1_000_000 else {
@@ -68,9 +70,18 @@ struct Explain: ParsableCommand {
         print(dot ? GraphText.dot(graph, title: recipe) : GraphText.text(graph, checked: checked), terminator: "")
         if dot { return }
         do {
-            let (_, trace) = try Planner.plan(graph, fuse: !noFuse, readFile: RecipePlanning.fileReader(for: recipe), color: color)
+            let (plan, trace) = try Planner.plan(graph, fuse: !noFuse, readFile: RecipePlanning.fileReader(for: recipe), color: color,
+                                                 reduction: { geometry?.reduced(for: $0) })
             print("\nplan (after each optimiser pass):")
             for t in trace { print("\(t.pass):\n\(t.plan)", terminator: "") }
+            if let source = plan.sourceSize, source != graph.nodes[0].size {
+                let full = graph.nodes[0].size
+                let d = geometry?.denominator(for: (source.width, source.height), exact: plan.sourceIsReducedDecode) ?? 1
+                let decode = d > 1 ? "decoded at 1/\(d) of its size" : "decoded in full"
+                let resampled = plan.sourceIsReducedDecode ? "" : ", then resampled to \(source) (\(plan.sourceKernel ?? .lanczos3))"
+                print("source: the photo (\(full)) \(decode)\(resampled) before the first stage: a downscaling resize later "
+                      + "needs no more pixels (`--no-fuse` renders the stages before it at full size)")
+            }
         } catch {
             print("\nplan: not renderable by this build yet: \(error.message)")
         }
