@@ -28,6 +28,9 @@ let package = Package(
         // SHA-256 for content hashes (the sidecar's binding to its original, the object store).
         // From 4.x it imports FoundationEssentials only, not the whole of Foundation.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // `recipe preview`'s local web server and its live channel (RecipePreview only).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", exact: "2.8.1"),
     ],
     targets: [
         // System libraries (pkg-config names as Debian ships them).
@@ -71,11 +74,17 @@ let package = Package(
         .target(
             name: "RecipeBatch",
             dependencies: ["RecipeCore", "RecipeCodecs", "RecipeHistory", .product(name: "Crypto", package: "swift-crypto")]),
+        // What every front end renders with (the CLI's commands and the preview server): a recipe
+        // checked and planned for a photo, and the one render job that runs the plan.
+        .target(
+            name: "RecipeSession",
+            dependencies: ["RecipeCore", "RecipeKernels", "RecipeCodecs", "RecipeRender", "RecipeOps", "RecipeLanguage", "RecipeOptimizer",
+                           "RecipeHistory", "RecipeColor"]),
         .executableTarget(
             name: "recipe",
             dependencies: [
                 "RecipeCore", "RecipeKernels", "RecipeCodecs", "RecipeRender", "RecipeOps", "RecipeLanguage", "RecipeOptimizer", "RecipeHistory",
-                "RecipeBatch", "RecipeColor",
+                "RecipeBatch", "RecipeColor", "RecipeSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

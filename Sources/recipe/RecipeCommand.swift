@@ -1,5 +1,6 @@
 import ArgumentParser
 import RecipeCore
+import RecipeSession
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,11 +38,6 @@ struct RecipeCommand: ParsableCommand {
             Glibc.exit(code == .validationFailure ? 2 : code.rawValue)
         }
     }
-}
-
-/// Thrown after the command has already reported what went wrong.
-struct CommandFailure: Error {
-    var exitCode: Int32
 }
 
 /// The release. It is also the engine version `recipe apply` records beside every output
