@@ -31,6 +31,8 @@ let package = Package(
         // `recipe preview`'s local web server and its live channel (RecipePreview only).
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", exact: "2.8.1"),
+        // Already resolved for hummingbird; named so the preview can set its logger to stderr.
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // System libraries (pkg-config names as Debian ships them).
@@ -80,11 +82,22 @@ let package = Package(
             name: "RecipeSession",
             dependencies: ["RecipeCore", "RecipeKernels", "RecipeCodecs", "RecipeRender", "RecipeOps", "RecipeLanguage", "RecipeOptimizer",
                            "RecipeHistory", "RecipeColor"]),
+        // `recipe preview`: the local web server (Hummingbird, NIO), its page (embedded in the binary),
+        // the recipe watcher. The only target that sees NIO; it renders through RecipeSession.
+        .target(
+            name: "RecipePreview",
+            dependencies: [
+                "RecipeCore", "RecipeCodecs", "RecipeLanguage", "RecipeOps", "RecipeOptimizer", "RecipeHistory", "RecipeBatch", "RecipeSession",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.embedInCode("Resources/index.html"), .embedInCode("Resources/preview.js"), .embedInCode("Resources/preview.css")]),
         .executableTarget(
             name: "recipe",
             dependencies: [
                 "RecipeCore", "RecipeKernels", "RecipeCodecs", "RecipeRender", "RecipeOps", "RecipeLanguage", "RecipeOptimizer", "RecipeHistory",
-                "RecipeBatch", "RecipeColor", "RecipeSession",
+                "RecipeBatch", "RecipeColor", "RecipeSession", "RecipePreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

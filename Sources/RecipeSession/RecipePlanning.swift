@@ -90,19 +90,29 @@ package enum RecipePlanning {
             if checked.isForeign { Console.error("\(recipe): foreign adjustment data; this build cannot render it") }
             throw CommandFailure(exitCode: 1)
         }
-        // The command line's colour choice, else the recipe's `output:`, else keep / relative.
-        let chosen = output(profile, intent, recipe: checked.output)
-        let color = try decoder.map { try PhotoColor(photo: photo, info: $0.info, output: chosen.profile, intent: chosen.intent) }
         do {
-            var planned = try plan(graph, size: size, fuse: fuse, readFile: fileReader(for: recipe), photo: photoGeometry,
-                                   color: color.map { colorEnds($0, graph) } ?? ColorEndpoints())
-            if photoGeometry == nil { planned.sourceSize = nil }
-            planned.color = color
-            return planned
-        } catch {
+            return try plan(graph, output: checked.output, recipe: recipe, photo: photo, info: decoder?.info, geometry: photoGeometry,
+                            size: size, fuse: fuse, profile: profile, intent: intent)
+        } catch let error as PlanError {
             Console.printError(position(error.range, else: recipe) + "error: " + error.message)
             throw CommandFailure(exitCode: 1)
         }
+    }
+
+    /// The render of a checked recipe's `graph` for `photo` (its `info` and `geometry` as read
+    /// from its decoder; nil when it cannot be opened, and the render then says why): the colour
+    /// from the command line's choice, else the recipe's `output:`, else keep / relative. Every
+    /// front end (`render`, the preview server) plans through here; nothing is printed.
+    package static func plan(_ graph: FilterGraph, output recipeOutput: CheckedRecipe.Output?, recipe: String, photo: String,
+                             info: ImageInfo?, geometry photoGeometry: PhotoGeometry?, size: RenderSize, fuse: Bool,
+                             profile: OutputProfile? = nil, intent: RenderingIntent? = nil) throws -> PlannedRender {
+        let chosen = output(profile, intent, recipe: recipeOutput)
+        let color = try info.map { try PhotoColor(photo: photo, info: $0, output: chosen.profile, intent: chosen.intent) }
+        var planned = try plan(graph, size: size, fuse: fuse, readFile: fileReader(for: recipe), photo: photoGeometry,
+                               color: color.map { colorEnds($0, graph) } ?? ColorEndpoints())
+        if photoGeometry == nil { planned.sourceSize = nil }
+        planned.color = color
+        return planned
     }
 
     /// Plans a checked graph for a render whose output fits `size`: the geometry is the graph's

@@ -76,6 +76,9 @@ package struct RenderJob {
     package var intent = RenderingIntent.relative
     /// The photo's colour as planning read it (nil: read when the render starts).
     package var color: PhotoColor?
+    /// Where the photo's rows come from (nil: `input` decoded with `decode`). The preview server
+    /// hands out rows it decoded once, so that a new save of the recipe runs only the recipe.
+    package var openDecoder: (() throws -> any ImageDecoder)?
 
     /// Runs `planned`: its stages, from its source size, to its final size.
     package mutating func take(_ planned: PlannedRender) {
@@ -100,7 +103,7 @@ package struct RenderJob {
         if let a = InputFile.identity(input), let b = InputFile.identity(output), a == b {
             throw ImageError(.refused, path: output, "is the original photo; refusing to overwrite it")
         }
-        let decoder = try ImageDecoders.open(input, options: decode)
+        let decoder = try openDecoder?() ?? ImageDecoders.open(input, options: decode)
         let info = decoder.info
         let color = try self.color ?? PhotoColor(photo: input, info: info, output: profile, intent: intent)
         // CMYK JPEGs and TIFFs convert through their profile as they decode.
