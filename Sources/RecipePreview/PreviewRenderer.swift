@@ -46,7 +46,7 @@ package struct PreviewImage: Sendable {
     package var height: Int
     package var milliseconds: Double
     package var warnings: [String]
-    /// How a region was rendered, for the page to say.
+    /// How a region was rendered, for the page to say (ASCII: it travels in a header).
     package var note: String?
     /// The size of the full-size render (what a region's coordinates refer to).
     package var fullWidth = 0
@@ -158,10 +158,10 @@ package struct PreviewRenderer: Sendable {
         }
         if pointOnly, plan.finalSize == nil, let r = region.clamped(width: photo.width, height: photo.height) {
             plan.stages.insert(.barrier(.geometric(.crop(x: r.x, y: r.y, width: r.width, height: r.height), origin: "preview region")), at: 0)
-            return "the recipe ran on these \(r.width)×\(r.height) pixels only (crop first: it has only point stages)"
+            return "the recipe ran on these \(r.width)x\(r.height) pixels only (crop first: it has only point stages)"
         }
         guard let r = region.clamped(width: output.width, height: output.height) else {
-            throw ImageError(.refused, path: "region", "lies outside the \(output.width)×\(output.height) render")
+            throw ImageError(.refused, path: "region", "lies outside the \(output.width)x\(output.height) render")
         }
         plan.stages.append(.barrier(.geometric(.crop(x: r.x, y: r.y, width: r.width, height: r.height), origin: "preview region")))
         return "the whole photo was rendered at full size and cut (the recipe has stages that read neighbours, positions or move pixels)"

@@ -56,8 +56,11 @@ function applyState(state) {
   } else if (view.grid && old.generation !== state.generation && !state.diagnostics) {
     refreshGrid();
   }
-  drawParams(state.params);
-  drawStages(state.stages);
+  // While the recipe has errors, the stages and params of the last good state stay.
+  if (first || !state.diagnostics) {
+    drawParams(state.params);
+    drawStages(state.stages);
+  }
 }
 
 function showMode() {
