@@ -28,6 +28,11 @@ let package = Package(
         // SHA-256 for content hashes (the sidecar's binding to its original, the object store).
         // From 4.x it imports FoundationEssentials only, not the whole of Foundation.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // `recipe preview`'s local web server and its live channel (RecipePreview only).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", exact: "2.8.1"),
+        // Already resolved for hummingbird; named so the preview can set its logger to stderr.
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // System libraries (pkg-config names as Debian ships them).
@@ -71,11 +76,28 @@ let package = Package(
         .target(
             name: "RecipeBatch",
             dependencies: ["RecipeCore", "RecipeCodecs", "RecipeHistory", .product(name: "Crypto", package: "swift-crypto")]),
+        // What every front end renders with (the CLI's commands and the preview server): a recipe
+        // checked and planned for a photo, and the one render job that runs the plan.
+        .target(
+            name: "RecipeSession",
+            dependencies: ["RecipeCore", "RecipeKernels", "RecipeCodecs", "RecipeRender", "RecipeOps", "RecipeLanguage", "RecipeOptimizer",
+                           "RecipeHistory", "RecipeColor"]),
+        // `recipe preview`: the local web server (Hummingbird, NIO), its page (embedded in the binary),
+        // the recipe watcher. The only target that sees NIO; it renders through RecipeSession.
+        .target(
+            name: "RecipePreview",
+            dependencies: [
+                "RecipeCore", "RecipeCodecs", "RecipeLanguage", "RecipeOps", "RecipeOptimizer", "RecipeHistory", "RecipeBatch", "RecipeSession",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.embedInCode("Resources/index.html"), .embedInCode("Resources/preview.js"), .embedInCode("Resources/preview.css")]),
         .executableTarget(
             name: "recipe",
             dependencies: [
                 "RecipeCore", "RecipeKernels", "RecipeCodecs", "RecipeRender", "RecipeOps", "RecipeLanguage", "RecipeOptimizer", "RecipeHistory",
-                "RecipeBatch", "RecipeColor",
+                "RecipeBatch", "RecipeColor", "RecipeSession", "RecipePreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -104,6 +126,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(name: "RecipeHistoryTests", dependencies: ["RecipeHistory", "RecipeLanguage", "TestSupport"]),
         .testTarget(name: "RecipeBatchTests", dependencies: ["RecipeBatch", "TestSupport"]),
+        .testTarget(name: "RecipePreviewTests", dependencies: ["RecipePreview", "RecipeSession", "TestSupport"]),
         .testTarget(name: "recipeTests", dependencies: ["RecipeCodecs", "RecipeLanguage", "RecipeHistory", "RecipeBatch", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -42,6 +42,16 @@ public struct Sidecar: Sendable {
         try canonicalise()
     }
 
+    /// Any recipe's text as a sidecar to edit in memory (`recipe preview` cuts it after a stage
+    /// or turns stages off with these edits), canonicalised first; nothing is saved unless the
+    /// caller calls `save`. Throws `SidecarEditError` when the text has errors.
+    public init(editing text: String, path: String) throws {
+        self.path = path
+        self.text = text
+        self.checked = Sidecar.check(text, path: path)
+        try canonicalise()
+    }
+
     private init(path: String, text: String, checked: CheckedRecipe) {
         self.path = path
         self.text = text

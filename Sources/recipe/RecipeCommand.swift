@@ -1,5 +1,6 @@
 import ArgumentParser
 import RecipeCore
+import RecipeSession
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,7 +14,7 @@ struct RecipeCommand: ParsableCommand {
         commandName: "recipe",
         abstract: "Render photos through hand-written edit recipes; originals are never modified.",
         version: RecipeVersion.string,
-        subcommands: [Render.self, Apply.self, Edit.self, Revert.self, History.self, Relink.self, Info.self, Check.self, Fmt.self, Explain.self, Ops.self, Migrate.self, Schema.self, Diff.self, MergeFile.self])
+        subcommands: [Preview.self, Render.self, Apply.self, Edit.self, Revert.self, History.self, Relink.self, Info.self, Check.self, Fmt.self, Explain.self, Ops.self, Migrate.self, Schema.self, Diff.self, MergeFile.self])
 
     static func main() {
         TemporaryFiles.installSignalCleanup()
@@ -37,11 +38,6 @@ struct RecipeCommand: ParsableCommand {
             Glibc.exit(code == .validationFailure ? 2 : code.rawValue)
         }
     }
-}
-
-/// Thrown after the command has already reported what went wrong.
-struct CommandFailure: Error {
-    var exitCode: Int32
 }
 
 /// The release. It is also the engine version `recipe apply` records beside every output

@@ -2,6 +2,7 @@ import RecipeBatch
 import RecipeCore
 #if canImport(Glibc)
 import Glibc
+import RecipeSession
 #endif
 
 /// How a batch tells what it does: per photo a JSON record (`--json`, stdout) or a plain line

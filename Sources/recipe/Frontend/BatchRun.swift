@@ -7,6 +7,7 @@ import RecipeLanguage
 import RecipeRender
 #if canImport(Glibc)
 import Glibc
+import RecipeSession
 #endif
 
 /// One `recipe apply`: walk the inputs, name each output, keep this shard's, decide from the

@@ -6,6 +6,7 @@ import RecipeHistory
 import RecipeLanguage
 #if canImport(Glibc)
 import Glibc
+import RecipeSession
 #endif
 
 /// Where the rendered current version of an edited photo goes: beside the photo with a suffix

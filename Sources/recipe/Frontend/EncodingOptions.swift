@@ -1,6 +1,7 @@
 import ArgumentParser
 import RecipeCodecs
 import RecipeColor
+import RecipeSession
 
 /// How outputs are encoded, shared by `render` and `apply`.
 struct EncodingOptions: ParsableArguments {
@@ -49,3 +50,7 @@ struct EncodingOptions: ParsableArguments {
 }
 
 extension TIFFOptions.Compression: ExpressibleByArgument {}
+
+extension OutputProfile: ExpressibleByArgument {}
+
+extension RenderingIntent: ExpressibleByArgument {}

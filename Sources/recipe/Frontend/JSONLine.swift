@@ -1,4 +1,5 @@
 import RecipeCore
+import RecipeSession
 
 /// A flat JSON object on one line, for `--json` outputs read by scripts and editors.
 ///

@@ -3,6 +3,7 @@ import RecipeCore
 import RecipeRender
 #if canImport(Glibc)
 import Glibc
+import RecipeSession
 #endif
 
 /// Whole-image reads and writes for small pictures (thumbnails, contact sheets): the codecs'

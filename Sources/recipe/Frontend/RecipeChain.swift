@@ -7,6 +7,7 @@ import RecipeLanguage
 import RecipeOptimizer
 #if canImport(Glibc)
 import Glibc
+import RecipeSession
 #endif
 
 /// The recipes `recipe apply` runs on every photo, in order (a base look, then a style): each

@@ -1,6 +1,7 @@
 import RecipeCore
 #if canImport(Glibc)
 import Glibc
+import RecipeSession
 #endif
 
 /// Expands the command line's files and folders into recipe files: a folder means every

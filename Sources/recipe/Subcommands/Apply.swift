@@ -2,6 +2,7 @@ import ArgumentParser
 import RecipeBatch
 import RecipeCodecs
 import RecipeCore
+import RecipeSession
 
 struct Apply: ParsableCommand {
     static let configuration = CommandConfiguration(

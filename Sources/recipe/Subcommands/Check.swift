@@ -4,6 +4,7 @@ import RecipeHistory
 import RecipeLanguage
 #if canImport(Glibc)
 import Glibc
+import RecipeSession
 #endif
 
 /// The output formats of commands that report diagnostics.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import RecipeCore
 import RecipeHistory
+import RecipeSession
 
 struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(

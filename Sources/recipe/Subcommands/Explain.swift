@@ -4,6 +4,7 @@ import RecipeColor
 import RecipeCore
 import RecipeLanguage
 import RecipeOptimizer
+import RecipeSession
 
 struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(

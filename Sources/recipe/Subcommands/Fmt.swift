@@ -1,6 +1,7 @@
 import ArgumentParser
 import RecipeCore
 import RecipeLanguage
+import RecipeSession
 
 struct Fmt: ParsableCommand {
     static let configuration = CommandConfiguration(

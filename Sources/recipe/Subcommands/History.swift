@@ -6,6 +6,7 @@ import RecipeLanguage
 import RecipeRender
 #if canImport(Glibc)
 import Glibc
+import RecipeSession
 #endif
 
 struct History: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import RecipeCodecs
 import RecipeColor
 import RecipeCore
+import RecipeSession
 
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import RecipeCore
 import RecipeLanguage
+import RecipeSession
 
 struct MergeFile: ParsableCommand {
     static let configuration = CommandConfiguration(

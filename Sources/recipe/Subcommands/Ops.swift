@@ -2,6 +2,7 @@ import ArgumentParser
 import RecipeCore
 import RecipeLanguage
 import RecipeOps
+import RecipeSession
 
 struct Ops: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import RecipeCore
 import RecipeHistory
 #if canImport(Glibc)
 import Glibc
+import RecipeSession
 #endif
 
 struct Relink: ParsableCommand {

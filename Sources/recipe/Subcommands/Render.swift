@@ -3,6 +3,7 @@ import RecipeCodecs
 import RecipeCore
 import RecipeHistory
 import RecipeLanguage
+import RecipeSession
 
 extension RenderSize: ExpressibleByArgument {}
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import RecipeCore
 import RecipeHistory
+import RecipeSession
 
 struct Revert: ParsableCommand {
     static let configuration = CommandConfiguration(

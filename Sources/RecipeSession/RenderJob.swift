@@ -9,16 +9,16 @@ import Glibc
 #endif
 
 /// How large to render.
-enum RenderSize: Equatable, CustomStringConvertible {
+package enum RenderSize: Equatable, CustomStringConvertible {
     /// The original's size (upright).
     case full
     /// Long edge at most this many pixels (never upscaled).
     case longEdge(Int)
 
-    static let displayLongEdge = 2048
+    package static let displayLongEdge = 2048
 
     /// Parses `full`, `display` or a positive pixel count.
-    init?(argument: String) {
+    package init?(argument: String) {
         switch argument.lowercased() {
         case "full": self = .full
         case "display": self = .longEdge(RenderSize.displayLongEdge)
@@ -28,7 +28,7 @@ enum RenderSize: Equatable, CustomStringConvertible {
         }
     }
 
-    var description: String {
+    package var description: String {
         switch self {
         case .full: "full"
         case .longEdge(let n): "long edge \(n) px"
@@ -36,7 +36,7 @@ enum RenderSize: Equatable, CustomStringConvertible {
     }
 
     /// Target size for an upright image of `w`×`h`.
-    func target(width w: Int, height h: Int) -> (width: Int, height: Int) {
+    package func target(width w: Int, height h: Int) -> (width: Int, height: Int) {
         guard case .longEdge(let n) = self, n < max(w, h) else { return (w, h) }
         if w >= h {
             return (n, max(1, Int((Double(h) * Double(n) / Double(w)).rounded())))
@@ -46,36 +46,46 @@ enum RenderSize: Equatable, CustomStringConvertible {
 }
 
 /// One render of one photo to one output file.
-struct RenderJob {
-    var input: String
-    var output: String
-    var size: RenderSize = .full
-    var decode = DecodeOptions()
-    var encoding = OutputEncoding()
+package struct RenderJob {
+    package var input: String
+    package var output: String
+    package var size: RenderSize = .full
+    package var decode = DecodeOptions()
+    package var encoding = OutputEncoding()
     /// Threads: 1 renders on the calling thread; more put the decoder and each stage on a
     /// thread of its own, and from 3 on the point passes split their rows across `threads − 1`.
-    var threads = RenderJob.defaultThreads
-    var threaded: Bool { threads > 1 }
+    package var threads = RenderJob.defaultThreads
+    package var threaded: Bool { threads > 1 }
+
+    package init(input: String, output: String, size: RenderSize = .full) {
+        self.input = input
+        self.output = output
+        self.size = size
+    }
 
     /// The cores this process may run on.
-    static var defaultThreads: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    package static var defaultThreads: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
     /// The recipe's stages (empty: the identity recipe).
-    var stages: [RenderStage] = []
+    package var stages: [RenderStage] = []
     /// The upright size to decode and resample to before the stages (nil: `size` of the photo).
-    var sourceSize: (width: Int, height: Int)?
+    package var sourceSize: (width: Int, height: Int)?
     /// The size to resample the stages' output to (nil: none).
-    var finalSize: (width: Int, height: Int)?
+    package var finalSize: (width: Int, height: Int)?
     /// The kernel of the resample to `sourceSize`.
-    var sourceKernel = ResampleKernel.lanczos3
-    var sourceIsReducedDecode = false
+    package var sourceKernel = ResampleKernel.lanczos3
+    /// Whether `sourceSize` is a reduced decode's own size (decoded so, not resampled to it).
+    package var sourceIsReducedDecode = false
     /// The output's colour (`--profile`) and the rendering intent of the conversions.
-    var profile = OutputProfile.keep
-    var intent = RenderingIntent.relative
+    package var profile = OutputProfile.keep
+    package var intent = RenderingIntent.relative
     /// The photo's colour as planning read it (nil: read when the render starts).
-    var color: PhotoColor?
+    package var color: PhotoColor?
+    /// Where the photo's rows come from (nil: `input` decoded with `decode`). The preview server
+    /// hands out rows it decoded once, so that a new save of the recipe runs only the recipe.
+    package var openDecoder: (() throws -> any ImageDecoder)?
 
     /// Runs `planned`: its stages, from its source size, to its final size.
-    mutating func take(_ planned: PlannedRender) {
+    package mutating func take(_ planned: PlannedRender) {
         stages = planned.stages
         sourceSize = planned.sourceSize
         finalSize = planned.finalSize
@@ -84,22 +94,22 @@ struct RenderJob {
         color = planned.color
     }
 
-    struct Outcome {
-        var width: Int
-        var height: Int
-        var scaleDenominator: Int
-        var warnings: [ImageWarning]
+    package struct Outcome {
+        package var width: Int
+        package var height: Int
+        package var scaleDenominator: Int
+        package var warnings: [ImageWarning]
     }
 
     /// Decodes, orients, resizes and encodes, streaming; the output appears atomically or not at all.
-    func run() throws -> Outcome {
+    package func run() throws -> Outcome {
         guard let outputFormat = ImageFileFormat(pathExtension: output) else {
             throw ImageError(.writeFailed, path: output, "cannot tell the output format from the name (use .jpg, .png, .tif, .webp, .heic or .avif)")
         }
         if let a = InputFile.identity(input), let b = InputFile.identity(output), a == b {
             throw ImageError(.refused, path: output, "is the original photo; refusing to overwrite it")
         }
-        let decoder = try ImageDecoders.open(input, options: decode)
+        let decoder = try openDecoder?() ?? ImageDecoders.open(input, options: decode)
         let info = decoder.info
         let color = try self.color ?? PhotoColor(photo: input, info: info, output: profile, intent: intent)
         // CMYK JPEGs and TIFFs convert through their profile as they decode.
@@ -218,7 +228,7 @@ struct RenderJob {
 
     /// Rows of a CMYK photo through its profile into 16-bit sRGB, for the decoder (Adobe's
     /// inverted CMYK and plain CMYK each with a transform of their own, made once).
-    static func cmykConverter(_ profile: ColorProfile, intent: RenderingIntent, path: String) throws -> JPEGDecoder.CMYKConverter {
+    package static func cmykConverter(_ profile: ColorProfile, intent: RenderingIntent, path: String) throws -> JPEGDecoder.CMYKConverter {
         let plain: ColorTransform, inverted: ColorTransform
         do {
             plain = try ColorTransform(from: profile, to: .sRGB, input: .cmyk8, output: .rgb16, intent: intent)
@@ -231,7 +241,7 @@ struct RenderJob {
 
     /// `source` as RGB of its own sample type, the integer rows a first point pass takes: alpha
     /// flattened onto white, grey repeated into three channels.
-    static func integerRGB(_ source: RowSource) -> RowSource {
+    package static func integerRGB(_ source: RowSource) -> RowSource {
         var chain = source
         if chain.format.colorModel.hasAlpha {
             chain = ConvertStep(source: chain, to: PixelFormat(chain.format.colorModel.withoutAlpha, chain.format.sampleType))
@@ -245,7 +255,7 @@ struct RenderJob {
     /// The space point programs leave their samples in: the last conversion among their steps
     /// after the first `source` (the photo's colour conversion, which leaves linear light); a
     /// run without one starts encoded, as sRGB samples are.
-    static func endSpace(of programs: [PointProgram], after source: Int) -> WorkingSpace {
+    package static func endSpace(of programs: [PointProgram], after source: Int) -> WorkingSpace {
         for step in programs.flatMap(\.steps).dropFirst(source).reversed() {
             if step == .toLinear { return .linear }
             if step == .toEncoded { return .encoded }
@@ -255,7 +265,7 @@ struct RenderJob {
 
     /// `programs` made to leave linear light, for a resample after them: a trailing → encoded
     /// dropped, or → linear added (the store table is not built: they write floats).
-    static func endingLinear(_ programs: [PointProgram], from end: WorkingSpace) -> [PointProgram] {
+    package static func endingLinear(_ programs: [PointProgram], from end: WorkingSpace) -> [PointProgram] {
         guard end == .encoded else { return programs }
         if programs.count == 1 {
             var steps = programs[0].steps
@@ -276,7 +286,7 @@ struct RenderJob {
     /// one (clarity, σ 2% of the short side, is ~25 G multiply-adds on 24 MP), and while it runs
     /// the decoder and encoder threads mostly wait: so a wide one splits its passes over
     /// `windowThreads` of its own, from 2 threads on (black-and-white on photo24 2.7 → 1.5 s).
-    static func build(_ stages: [RenderStage], on source: RowSource, output: SampleType = .uint8, threaded: Bool,
+    package static func build(_ stages: [RenderStage], on source: RowSource, output: SampleType = .uint8, threaded: Bool,
                       pool: WorkerPool? = nil, windowThreads: Int = 1) throws -> RowSource {
         var chain: RowSource? = source
         var kept: [String: (tee: RowTee, next: Int)] = [:]

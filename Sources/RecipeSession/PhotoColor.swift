@@ -1,4 +1,3 @@
-import ArgumentParser
 import RecipeCodecs
 import RecipeColor
 import RecipeCore
@@ -7,14 +6,14 @@ import RecipeOptimizer
 
 /// The colour an output is written in (`--profile`): the photo's own (`keep`), a built-in RGB
 /// space, or an ICC file.
-enum OutputProfile: Equatable, Sendable, CustomStringConvertible, ExpressibleByArgument {
+package enum OutputProfile: Equatable, Sendable, CustomStringConvertible {
     case keep
     case named(String)
     case file(String)
 
-    static let names = ["srgb", "display-p3", "adobe-rgb", "rec2020"]
+    package static let names = ["srgb", "display-p3", "adobe-rgb", "rec2020"]
 
-    init?(argument: String) {
+    package init?(argument: String) {
         let word = argument.lowercased()
         if word == "keep" { self = .keep }
         else if Self.names.contains(word) { self = .named(word) }
@@ -22,9 +21,9 @@ enum OutputProfile: Equatable, Sendable, CustomStringConvertible, ExpressibleByA
         else { return nil }
     }
 
-    static var allValueStrings: [String] { ["keep"] + names + ["FILE.icc"] }
+    package static var allValueStrings: [String] { ["keep"] + names + ["FILE.icc"] }
 
-    var description: String {
+    package var description: String {
         switch self {
         case .keep: "keep"
         case .named(let name): name
@@ -32,8 +31,6 @@ enum OutputProfile: Equatable, Sendable, CustomStringConvertible, ExpressibleByA
         }
     }
 }
-
-extension RenderingIntent: ExpressibleByArgument {}
 
 /// How a render handles colour: where the photo's colours come from, which profile the output is
 /// written in, and the point steps between them and the working space (linear light with sRGB
@@ -48,38 +45,38 @@ extension RenderingIntent: ExpressibleByArgument {}
 /// let color = try PhotoColor(photo: "IMG_0001.jpg", info: decoder.info, output: .named("srgb"), intent: .relative)
 /// color.endpoints      // → linear, matrix (Display P3 → working space); nothing at the output end
 /// ```
-struct PhotoColor: Sendable {
+package struct PhotoColor: Sendable {
     /// The photo's profile (nil: sRGB, or a profile that encodes as sRGB does).
-    var source: ColorProfile?
+    package var source: ColorProfile?
     /// What the photo's colours are, and where that was read.
-    var sourceName: String
+    package var sourceName: String
     /// The output's profile (nil: sRGB).
-    var output: ColorProfile?
-    var outputName: String
+    package var output: ColorProfile?
+    package var outputName: String
     /// The conversions at the plan's ends.
-    var endpoints = ColorEndpoints()
+    package var endpoints = ColorEndpoints()
     /// The ICC profile the output file carries: the photo's (nothing converted), another one
     /// (converted; or synthesized from PNG chunks or EXIF), or none (the photo's could not be used
     /// and its pixels are written as sRGB: a file never carries a profile its pixels are not in).
-    enum ICC: Sendable, Equatable {
+    package enum ICC: Sendable, Equatable {
         case asPhoto
         case replace([UInt8])
         case remove
     }
-    var outputICC = ICC.asPhoto
+    package var outputICC = ICC.asPhoto
     /// Whether the pixels change colour space (false: the photo's own colours are written).
-    var converts: Bool { endpoints.converts }
+    package var converts: Bool { endpoints.converts }
     /// Whether the output is in the photo's own space (then a render without stages touches no
     /// pixel).
-    var sameSpace: Bool { source === output }
+    package var sameSpace: Bool { source === output }
     /// Problems with the photo's colour information (a damaged profile, one for other pixels).
-    var warnings: [ImageWarning] = []
+    package var warnings: [ImageWarning] = []
     /// A CMYK photo's profile: the decoder converts its rows through it into sRGB (16 bits), the
     /// photo's colours from then on.
-    var cmyk: ColorProfile?
+    package var cmyk: ColorProfile?
 
     /// Reads the photo's colour from `info` and plans the conversions to `output`.
-    init(photo: String, info: ImageInfo, output choice: OutputProfile = .keep, intent: RenderingIntent = .relative) throws {
+    package init(photo: String, info: ImageInfo, output choice: OutputProfile = .keep, intent: RenderingIntent = .relative) throws {
         (source, sourceName, warnings) = Self.sourceProfile(photo: photo, info: info)
         if let profile = source, profile.colorModel == .cmyk {
             cmyk = profile
@@ -130,7 +127,7 @@ struct PhotoColor: Sendable {
     }
 
     /// The photo's profile, its name, and what was wrong with its colour information.
-    static func sourceProfile(photo: String, info: ImageInfo) -> (ColorProfile?, String, [ImageWarning]) {
+    package static func sourceProfile(photo: String, info: ImageInfo) -> (ColorProfile?, String, [ImageWarning]) {
         let meta = info.metadata
         var warnings: [ImageWarning] = []
         // A PNG's cICP chunk outranks its iCCP, sRGB, cHRM and gAMA chunks (PNG third edition).
@@ -193,7 +190,7 @@ struct PhotoColor: Sendable {
     /// and 2 unspecified: stills are shown that way by libvips and the browsers' image decoders),
     /// a power for 4 (2.2), 5 (2.8) and 8 (linear). HDR transfers (PQ, HLG) are not tone-mapped.
     /// nil for sRGB itself; a problem to warn about when the description cannot be followed.
-    static func profile(_ c: CICP) -> (ColorProfile?, String, String?) {
+    package static func profile(_ c: CICP) -> (ColorProfile?, String, String?) {
         let d65 = (0.3127, 0.3290)
         let primaries: (name: String, white: (Double, Double), r: (Double, Double), g: (Double, Double), b: (Double, Double))?
             = switch c.primaries {
@@ -227,7 +224,7 @@ struct PhotoColor: Sendable {
     }
 
     /// Steps from `profile`'s encoded values to the working space's linear light.
-    static func toWorking(_ profile: ColorProfile, intent: RenderingIntent) throws -> [PointStep] {
+    package static func toWorking(_ profile: ColorProfile, intent: RenderingIntent) throws -> [PointStep] {
         if profile.colorModel == .gray {
             // A grey photo's samples are repeated into three channels before the stages: its tone
             // curve (as lcms2 converts grey into the working space) as three tables.
@@ -249,7 +246,7 @@ struct PhotoColor: Sendable {
     }
 
     /// Steps from the working space's linear light to `profile`'s encoded values.
-    static func fromWorking(_ profile: ColorProfile, intent: RenderingIntent) throws -> [PointStep] {
+    package static func fromWorking(_ profile: ColorProfile, intent: RenderingIntent) throws -> [PointStep] {
         if let shaper = profile.matrixShaper(intent: intent), let encode = curves(shaper.curves, inverse: true).first {
             return [.matrix(matrix34(shaper.fromWorking)), encode]
         }
@@ -262,7 +259,7 @@ struct PhotoColor: Sendable {
     /// A profile's three tone curves as steps: the sRGB curve or a power when all three are that
     /// (sign-symmetric, so out-of-gamut values keep their meaning), else sampled tables. The
     /// inverse of sampled curves is not made here (nil: the caller lets lcms2 do it).
-    static func curves(_ curves: [MatrixShaper.Curve], inverse: Bool) -> [PointStep] {
+    package static func curves(_ curves: [MatrixShaper.Curve], inverse: Bool) -> [PointStep] {
         if curves.allSatisfy({ $0 == .srgb }) { return [inverse ? .toEncoded : .toLinear] }
         if case .gamma(let g) = curves[0], curves.allSatisfy({ $0 == curves[0] }) { return [.power(Float(inverse ? 1 / g : g))] }
         guard !inverse else { return [] }
@@ -272,7 +269,7 @@ struct PhotoColor: Sendable {
     }
 
     /// A row-major 3×3 as the 3×4 of a matrix step (no offset).
-    static func matrix34(_ m: [Double]) -> [Float] {
+    package static func matrix34(_ m: [Double]) -> [Float] {
         [m[0], m[1], m[2], 0, m[3], m[4], m[5], 0, m[6], m[7], m[8], 0].map { Float($0) }
     }
 }

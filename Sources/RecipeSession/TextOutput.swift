@@ -5,8 +5,8 @@ import Glibc
 
 /// Replaces a text file atomically (temporary file in the same folder, then rename), keeping its
 /// permission bits: `fmt` and `migrate` rewrite recipes people keep in git.
-enum TextOutput {
-    static func replace(_ path: String, with text: String) throws(ImageError) {
+package enum TextOutput {
+    package static func replace(_ path: String, with text: String) throws(ImageError) {
         var st = stat()
         let mode = stat(path, &st) == 0 ? st.st_mode & 0o7777 : 0o644
         let out = try AtomicOutputFile(path: path)

@@ -8,7 +8,7 @@ import RecipeOptimizer
 import RecipeRender
 
 /// One streaming stage of a render.
-enum RenderStage: Sendable {
+package enum RenderStage: Sendable {
     /// Point programs over 8-bit RGB strips (one when fused).
     case point([PointProgram])
     /// A neighbourhood, geometric or composite stage, or the routing of a branch point.
@@ -16,30 +16,40 @@ enum RenderStage: Sendable {
 }
 
 /// What a render of a recipe runs, and the size of the decoded image it starts from.
-struct PlannedRender: Sendable {
-    var stages: [RenderStage]
+package struct PlannedRender: Sendable {
+    package var stages: [RenderStage]
     /// The upright size the photo is decoded and resampled to before the first stage.
-    var sourceSize: (width: Int, height: Int)?
+    package var sourceSize: (width: Int, height: Int)?
     /// The size the stages' output is resampled to at the end (nil: none): a smaller render of a
     /// photo that is decoded in full anyway runs the full render's stages and downscales last.
-    var finalSize: (width: Int, height: Int)? = nil
+    package var finalSize: (width: Int, height: Int)? = nil
     /// The kernel of the resample to `sourceSize` (a resize of the recipe moved there).
-    var sourceKernel: ResampleKernel = .lanczos3
+    package var sourceKernel: ResampleKernel = .lanczos3
     /// Whether `sourceSize` is a reduced decode's own size (decoded so, not resampled to it).
-    var sourceIsReducedDecode = false
+    package var sourceIsReducedDecode = false
     /// The photo's colours and the output's, whose conversions the stages carry at their ends.
-    var color: PhotoColor? = nil
+    package var color: PhotoColor? = nil
+
+    package init(stages: [RenderStage], sourceSize: (width: Int, height: Int)?, finalSize: (width: Int, height: Int)? = nil,
+                 sourceKernel: ResampleKernel = .lanczos3, sourceIsReducedDecode: Bool = false, color: PhotoColor? = nil) {
+        self.stages = stages
+        self.sourceSize = sourceSize
+        self.finalSize = finalSize
+        self.sourceKernel = sourceKernel
+        self.sourceIsReducedDecode = sourceIsReducedDecode
+        self.color = color
+    }
 }
 
 /// What planning needs to know of the photo beyond its upright size: how its decoder can reduce it.
-struct PhotoGeometry: Sendable {
-    var upright: (width: Int, height: Int)
+package struct PhotoGeometry: Sendable {
+    package var upright: (width: Int, height: Int)
     /// The stored size (before orientation) and the DCT reductions the decoder offers.
-    var stored: (width: Int, height: Int)
-    var supportedScaleDenominators: [Int]
-    var transposes: Bool
+    package var stored: (width: Int, height: Int)
+    package var supportedScaleDenominators: [Int]
+    package var transposes: Bool
 
-    init(_ info: ImageInfo, supported: [Int]) {
+    package init(_ info: ImageInfo, supported: [Int]) {
         upright = info.uprightSize
         stored = (info.width, info.height)
         supportedScaleDenominators = supported
@@ -47,14 +57,14 @@ struct PhotoGeometry: Sendable {
     }
 
     /// An upright size in stored (pre-orientation) terms.
-    func stored(_ upright: (width: Int, height: Int)) -> (width: Int, height: Int) {
+    package func stored(_ upright: (width: Int, height: Int)) -> (width: Int, height: Int) {
         transposes ? (width: upright.height, height: upright.width) : upright
     }
 
     /// The DCT reduction a render starting from `source` (upright) decodes with: what RenderJob
     /// decodes with, and what planning asks to know whether the photo is decoded in full.
     /// `exact`: `source` is a reduced decode's own size (`reduced(for:)`), decoded so.
-    func denominator(for source: (width: Int, height: Int), exact: Bool = false) -> Int {
+    package func denominator(for source: (width: Int, height: Int), exact: Bool = false) -> Int {
         let target = stored(source)
         if exact, let d = supportedScaleDenominators.first(where: {
             (stored.width + $0 - 1) / $0 == target.width && (stored.height + $0 - 1) / $0 == target.height
@@ -67,7 +77,7 @@ struct PhotoGeometry: Sendable {
 
     /// The upright size the decoder makes for a render that needs `wanted`, without resampling
     /// (nil: it decodes in full): what a full render's stages before a downscaling resize run on.
-    func reduced(for wanted: CanvasSize) -> CanvasSize? {
+    package func reduced(for wanted: CanvasSize) -> CanvasSize? {
         let d = denominator(for: (wanted.width, wanted.height))
         guard d > 1 else { return nil }
         let w = (stored.width + d - 1) / d, h = (stored.height + d - 1) / d
@@ -77,12 +87,12 @@ struct PhotoGeometry: Sendable {
 
 /// From a recipe file to the stages a render runs: check (every diagnostic printed,
 /// errors stop), then plan for the photo's size.
-enum RecipePlanning {
+package enum RecipePlanning {
     /// The recipe's geometry is worked out on the photo's full size; a smaller `size` scales the
     /// whole render so that its *output* fits (a display render is the full render at a smaller
     /// scale: the photo decoded smaller, px lengths scaled, positional kernels laid out on the
     /// smaller canvas).
-    static func render(recipe: String, photo: String, size: RenderSize, overrides: [String: String], fuse: Bool,
+    package static func render(recipe: String, photo: String, size: RenderSize, overrides: [String: String], fuse: Bool,
                        text: String? = nil, profile: OutputProfile? = nil, intent: RenderingIntent? = nil) throws -> PlannedRender {
         var options = CheckOptions()
         options.overrides = overrides
@@ -101,19 +111,29 @@ enum RecipePlanning {
             if checked.isForeign { Console.error("\(recipe): foreign adjustment data; this build cannot render it") }
             throw CommandFailure(exitCode: 1)
         }
-        // The command line's colour choice, else the recipe's `output:`, else keep / relative.
-        let chosen = output(profile, intent, recipe: checked.output)
-        let color = try decoder.map { try PhotoColor(photo: photo, info: $0.info, output: chosen.profile, intent: chosen.intent) }
         do {
-            var planned = try plan(graph, size: size, fuse: fuse, readFile: fileReader(for: recipe), photo: photoGeometry,
-                                   color: color.map { colorEnds($0, graph) } ?? ColorEndpoints())
-            if photoGeometry == nil { planned.sourceSize = nil }
-            planned.color = color
-            return planned
-        } catch {
+            return try plan(graph, output: checked.output, recipe: recipe, photo: photo, info: decoder?.info, geometry: photoGeometry,
+                            size: size, fuse: fuse, profile: profile, intent: intent)
+        } catch let error as PlanError {
             Console.printError(position(error.range, else: recipe) + "error: " + error.message)
             throw CommandFailure(exitCode: 1)
         }
+    }
+
+    /// The render of a checked recipe's `graph` for `photo` (its `info` and `geometry` as read
+    /// from its decoder; nil when it cannot be opened, and the render then says why): the colour
+    /// from the command line's choice, else the recipe's `output:`, else keep / relative. Every
+    /// front end (`render`, the preview server) plans through here; nothing is printed.
+    package static func plan(_ graph: FilterGraph, output recipeOutput: CheckedRecipe.Output?, recipe: String, photo: String,
+                             info: ImageInfo?, geometry photoGeometry: PhotoGeometry?, size: RenderSize, fuse: Bool,
+                             profile: OutputProfile? = nil, intent: RenderingIntent? = nil) throws -> PlannedRender {
+        let chosen = output(profile, intent, recipe: recipeOutput)
+        let color = try info.map { try PhotoColor(photo: photo, info: $0, output: chosen.profile, intent: chosen.intent) }
+        var planned = try plan(graph, size: size, fuse: fuse, readFile: fileReader(for: recipe), photo: photoGeometry,
+                               color: color.map { colorEnds($0, graph) } ?? ColorEndpoints())
+        if photoGeometry == nil { planned.sourceSize = nil }
+        planned.color = color
+        return planned
     }
 
     /// Plans a checked graph for a render whose output fits `size`: the geometry is the graph's
@@ -128,7 +148,7 @@ enum RecipePlanning {
     /// (shefta-shifa, 4256 px) gave 35.0–38.2 dB against the full render downscaled for three
     /// recipes, now identical. With wide windows on a coarse grid, the stages at full size cost
     /// little more than at display size there, as the decode takes most of it.
-    static func plan(_ graph: FilterGraph, size: RenderSize, fuse: Bool, readFile: @escaping Planner.FileReader,
+    package static func plan(_ graph: FilterGraph, size: RenderSize, fuse: Bool, readFile: @escaping Planner.FileReader,
                      photo: PhotoGeometry? = nil, color: ColorEndpoints = ColorEndpoints()) throws(PlanError) -> PlannedRender {
         let full = graph.nodes[graph.output].size
         let target = size.target(width: full.width, height: full.height)
@@ -147,7 +167,7 @@ enum RecipePlanning {
 
     /// `--profile` and `--intent` when given, else the recipe's `output:` settings, else keep and
     /// relative colorimetric.
-    static func output(_ profile: OutputProfile?, _ intent: RenderingIntent?, recipe: CheckedRecipe.Output?)
+    package static func output(_ profile: OutputProfile?, _ intent: RenderingIntent?, recipe: CheckedRecipe.Output?)
         -> (profile: OutputProfile, intent: RenderingIntent) {
         (profile ?? recipe?.profile.flatMap(OutputProfile.init(argument:)) ?? .keep,
          intent ?? recipe?.intent.flatMap(RenderingIntent.init(rawValue:)) ?? .relative)
@@ -155,20 +175,20 @@ enum RecipePlanning {
 
     /// The conversions a render of `graph` needs: none when the graph does nothing and the output
     /// is in the photo's own space (an identity recipe leaves every sample as it is).
-    static func colorEnds(_ color: PhotoColor, _ graph: FilterGraph) -> ColorEndpoints {
+    package static func colorEnds(_ color: PhotoColor, _ graph: FilterGraph) -> ColorEndpoints {
         graph.nodes.count == 1 && color.sameSpace ? ColorEndpoints() : color.endpoints
     }
 
     /// `file:line:column: ` of a source range, or `fallback: ` without one: how a message points
     /// into a recipe.
-    static func position(_ range: SourceRange?, else fallback: String) -> String {
+    package static func position(_ range: SourceRange?, else fallback: String) -> String {
         range.map { "\($0.file):\($0.start.line):\($0.start.column): " } ?? (fallback.isEmpty ? "" : fallback + ": ")
     }
 
     /// The render stages of a plan: consecutive point passes share one stage (the unfused plan
     /// has many); barriers stand alone. (Programs are built once the grouping is known: only a
     /// lone program runs on 8-bit rows and needs its tables.)
-    static func stages(of plan: ExecutionPlan) -> [RenderStage] {
+    package static func stages(of plan: ExecutionPlan) -> [RenderStage] {
         var group: [ExecutionPlan.Pass] = []
         var stages: [RenderStage] = []
         func flush() {
@@ -190,7 +210,7 @@ enum RecipePlanning {
 
     /// Reads files a recipe names (LUTs), relative to the recipe's folder. The checker has
     /// already kept them inside it unless `--allow-outside-files` was given.
-    static func fileReader(for recipe: String) -> Planner.FileReader {
+    package static func fileReader(for recipe: String) -> Planner.FileReader {
         let folder = recipe.contains("/") ? String(recipe[..<recipe.lastIndex(of: "/")!]) : "."
         return { path in
             try InputFile.readAll(path.hasPrefix("/") ? path : folder + "/" + path, limit: maxFileBytes)
@@ -198,5 +218,5 @@ enum RecipePlanning {
     }
 
     /// A 256³ .cube is about 400 MiB of text; 128 MiB covers every size tools export (65³ and below).
-    static let maxFileBytes = 128 << 20
+    package static let maxFileBytes = 128 << 20
 }

@@ -1,0 +1,123 @@
+import RecipeCodecs
+import RecipeCore
+import Synchronization
+
+/// A photo the preview renders again and again: its rows are decoded once per DCT reduction and
+/// kept, so a new save of the recipe runs only the recipe. `decoder(cancel:)` hands `RenderJob`
+/// a decoder that replays the kept rows (the same rows the file's decoder gives: the render is
+/// the one `recipe render` makes) and stops with `PreviewCancelled` once `cancel` is set, which
+/// is how a newer save supersedes a render in flight.
+///
+/// A CMYK photo is not kept (its decoder converts through the profile as it reads), nor is a full
+/// size decode (a 1:1 region view): those are decoded from the file each time.
+package final class CachedPhoto: Sendable {
+    package let path: String
+    package let info: ImageInfo
+    package let supportedScaleDenominators: [Int]
+    /// Whether rows are kept (false for CMYK photos).
+    package let keepsRows: Bool
+    private let decoded = Mutex<[Int: Decoded]>([:])
+    /// Held while one reduction is being decoded, so two renders do not decode it twice.
+    private let filling = Mutex<Void>(())
+
+    package struct Decoded: @unchecked Sendable {
+        // @unchecked: the buffer is written once, before it is stored, and only read after.
+        var buffer: PixelBuffer
+        var warnings: [ImageWarning]
+    }
+
+    package init(path: String, options: DecodeOptions = DecodeOptions()) throws(ImageError) {
+        self.path = path
+        let decoder = try ImageDecoders.open(path, options: options)
+        info = decoder.info
+        supportedScaleDenominators = decoder.supportedScaleDenominators
+        keepsRows = !((decoder as? any CMYKDecoding)?.storesCMYK ?? false)
+    }
+
+    /// A decoder for one render, or nil when the file must be decoded afresh (CMYK).
+    package func decoder(cancel: CancelFlag) -> (() throws -> any ImageDecoder)? {
+        guard keepsRows else { return nil }
+        return { KeptRowsDecoder(photo: self, cancel: cancel) }
+    }
+
+    /// The photo's rows at `denominator`, decoded now if they are not kept yet.
+    func rows(denominator: Int) throws -> Decoded {
+        if let kept = decoded.withLock({ $0[denominator] }) { return kept }
+        return try filling.withLock { _ in
+            if let kept = decoded.withLock({ $0[denominator] }) { return kept }
+            let decoder = try ImageDecoders.open(path)
+            try decoder.start(scaleDenominator: denominator)
+            let buffer = PixelBuffer(width: decoder.width, rowCapacity: max(1, decoder.height), format: decoder.format)
+            let strip = PixelBuffer(width: decoder.width, rowCapacity: 64, format: decoder.format)
+            var y = 0
+            while y < decoder.height {
+                let n = try decoder.readRows(into: strip)
+                if n == 0 { break }
+                for r in 0..<n { buffer.row(y + r).copyMemory(from: strip.row(r), byteCount: strip.rowBytes) }
+                y += n
+            }
+            guard y == decoder.height else { throw ImageError(.damaged, path: path, "ended after \(y) of \(decoder.height) rows") }
+            buffer.rowCount = y
+            let kept = Decoded(buffer: buffer, warnings: decoder.warnings)
+            // A full-size decode is not kept: it is only asked for by region views, and holds the whole photo.
+            if denominator > 1 { decoded.withLock { $0[denominator] = kept } }
+            return kept
+        }
+    }
+
+    /// Bytes held by the kept decodes.
+    package var keptBytes: Int { decoded.withLock { $0.values.reduce(0) { $0 + $1.buffer.allocatedBytes } } }
+}
+
+/// Set to stop a render: the next strip the kept rows hand out throws `PreviewCancelled`.
+package final class CancelFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    package init() {}
+    package func cancel() { flag.store(true, ordering: .relaxed) }
+    package var isCancelled: Bool { flag.load(ordering: .relaxed) }
+}
+
+/// A render superseded by a newer one.
+package struct PreviewCancelled: Error {}
+
+/// Replays a `CachedPhoto`'s kept rows as the decoder of one render.
+final class KeptRowsDecoder: ImageDecoder {
+    let photo: CachedPhoto
+    let cancel: CancelFlag
+    var kept: CachedPhoto.Decoded?
+    var next = 0
+
+    init(photo: CachedPhoto, cancel: CancelFlag) {
+        self.photo = photo
+        self.cancel = cancel
+    }
+
+    var info: ImageInfo { photo.info }
+    var warnings: [ImageWarning] { kept?.warnings ?? [] }
+    var supportedScaleDenominators: [Int] { photo.supportedScaleDenominators }
+    var width: Int { kept?.buffer.width ?? photo.info.width }
+    var height: Int { kept?.buffer.rowCount ?? photo.info.height }
+    var format: PixelFormat { kept!.buffer.format }
+
+    func start(scaleDenominator: Int) throws(ImageError) {
+        do {
+            kept = try photo.rows(denominator: scaleDenominator)
+        } catch let error as ImageError {
+            throw error
+        } catch {
+            throw ImageError(.damaged, path: photo.path, "\(error)")
+        }
+    }
+
+    func readRows(into buffer: PixelBuffer) throws -> Int {
+        if cancel.isCancelled { throw PreviewCancelled() }
+        guard let kept else { return 0 }
+        let n = min(buffer.rowCapacity, kept.buffer.rowCount - next)
+        guard n > 0 else { return 0 }
+        for r in 0..<n { buffer.row(r).copyMemory(from: kept.buffer.row(next + r), byteCount: kept.buffer.rowBytes) }
+        buffer.rowCount = n
+        buffer.originY = next
+        next += n
+        return n
+    }
+}

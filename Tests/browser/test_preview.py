@@ -1,0 +1,342 @@
+#!/usr/bin/env python3
+"""Browser tests of `recipe preview` (issue 22): Debian's chromium driven by Playwright.
+
+Each test starts `recipe preview --port 0` on a copy of a sample photo and a small recipe in a
+temporary folder, reads the URL from the first line of stdout, and drives the page. Run:
+    python3 Tests/browser/test_preview.py            (RECIPE_BIN: the binary, default .build/debug/recipe)
+Skips (exit 0, saying so) only when chromium or Playwright is truly missing; CI installs both
+(.ci/setup --tests).
+"""
+import http.client
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+import urllib.request
+import urllib.error
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("RECIPE_BIN", os.path.join(ROOT, ".build/debug/recipe"))
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+PHOTO = os.path.join(ROOT, "Recipes/photos/Landscape_1.jpg")
+SIZE = "320"  # small renders keep the debug build quick
+
+RECIPE = """# A test look. This comment must survive writing params back.
+format: dev.recipe.edit
+version: 1.1
+params:
+  lift: {default: 0.2, doc: exposure in stops}  # the knob
+stages:
+  - exposure: $lift
+  - saturation: 1.4
+  - vignette: {amount: 0.5}
+"""
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def save_atomically(path, text):
+    """What editors do: write a temporary file beside it, then rename it over."""
+    tmp = path + ".tmp~"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+class Preview:
+    """A running `recipe preview` and its URL parts."""
+
+    def __init__(self, args, cwd):
+        self.log = tempfile.TemporaryFile(mode="w+")
+        self.proc = subprocess.Popen([BIN, "preview", *args, "--port", "0", "--size", SIZE], cwd=cwd,
+                                     stdout=subprocess.PIPE, stderr=self.log, text=True)
+        self.url = self.proc.stdout.readline().strip()
+        if not self.url.startswith("http://127.0.0.1:"):
+            self.stop()
+            self.log.seek(0)
+            raise AssertionError(f"first stdout line is not the URL: {self.url!r}; stderr: {self.log.read()}")
+        self.base, self.token = self.url.split("/?token=")
+        self.port = int(self.base.rsplit(":", 1)[1])
+
+    def get(self, path, token=True):
+        """(status, body) of a GET; `path` is sent exactly as given (no normalisation)."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+        sep = "&" if "?" in path else "?"
+        conn.request("GET", path + (f"{sep}token={self.token}" if token else ""))
+        r = conn.getresponse()
+        body = r.read()
+        conn.close()
+        return r.status, body
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc.stdout.close()
+        self.log.close()
+
+
+class PreviewTests(unittest.TestCase):
+    browser = None
+
+    @classmethod
+    def setUpClass(cls):
+        from playwright.sync_api import sync_playwright
+        cls.pw = sync_playwright().start()
+        cls.browser = cls.pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.close()
+        cls.pw.stop()
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="recipe-preview-test-")
+        shutil.copy(PHOTO, os.path.join(self.dir, "photo.jpg"))
+        self.recipe = os.path.join(self.dir, "look.recipe.yaml")
+        with open(self.recipe, "w") as f:
+            f.write(RECIPE)
+        self.servers = []
+
+    def tearDown(self):
+        for s in self.servers:
+            s.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def start(self, *args):
+        server = Preview(list(args) or ["photo.jpg", "look.recipe.yaml"], self.dir)
+        self.servers.append(server)
+        return server
+
+    def open(self, server):
+        page = self.browser.new_page(viewport={"width": 1280, "height": 800})
+        self.errors = []
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.goto(server.url)
+        page.wait_for_function("window.previewLoads.length > 0", timeout=120000)
+        return page
+
+    def shown(self, server, page):
+        """The bytes of the picture the page shows now (fetched by its URL)."""
+        src = page.get_attribute("#after", "src")
+        status, body = server.get(src.split("?token=")[0] + "?" + src.split("&", 1)[1], token=True)
+        self.assertEqual(status, 200, body[:200])
+        return body
+
+    def mean(self, page):
+        """Mean of the shown picture's samples (0-255), decoded by the browser."""
+        return page.evaluate("""() => { const i = document.getElementById('after'); const c = document.createElement('canvas');
+            c.width = i.naturalWidth; c.height = i.naturalHeight; const x = c.getContext('2d'); x.drawImage(i, 0, 0);
+            const d = x.getImageData(0, 0, c.width, c.height).data; let s = 0, n = 0;
+            for (let k = 0; k < d.length; k += 4) { s += d[k] + d[k + 1] + d[k + 2]; n += 3; } return s / n; }""")
+
+    def wait_new_picture(self, page, count, timeout=120000):
+        page.wait_for_function(f"window.previewLoads.length > {count}", timeout=timeout)
+
+    # ---- the server's policy
+
+    def test_token_and_paths(self):
+        s = self.start()
+        # Without the token, or with a wrong one: 403 for everything, known path or not.
+        for path in ["/", "/api/state", "/api/photo/0/render.jpg", "/preview.js", "/etc/passwd"]:
+            self.assertEqual(s.get(path, token=False)[0], 403, path)
+            self.assertEqual(s.get(path + "?token=" + "0" * 32, token=False)[0], 403, path)
+        self.assertEqual(s.get("/api/photo/0/render.jpg")[0], 200)
+        # With the token, nothing but the photo list: no .., no absolute path, no file names.
+        outside = os.path.join(self.dir, "..", "secret.txt")
+        for path in ["/../../../etc/passwd", "/api/photo/0/../../../../etc/passwd", "//etc/passwd", "/etc/passwd",
+                     "/api/photo/%2e%2e/render.jpg", "/api/photo/..%2F..%2Fetc%2Fpasswd/render.jpg", "/photo.jpg",
+                     "/look.recipe.yaml", "/api/photo/1/render.jpg", "/api/photo/-1/render.jpg", "/api/photo/00/render.jpg",
+                     "/api/photo/" + self.dir + "/photo.jpg", "/api/", "/api/photo/", "/api/photo/0/"]:
+            status, body = s.get(path)
+            self.assertIn(status, (403, 404), path)
+            self.assertNotIn(b"root:", body)
+            self.assertFalse(body.startswith(b"\xff\xd8"), path)
+
+    def test_symlink_out_of_folder_is_not_served(self):
+        shoot = os.path.join(self.dir, "shoot")
+        outside = os.path.join(self.dir, "outside")
+        os.makedirs(shoot)
+        os.makedirs(outside)
+        shutil.copy(PHOTO, os.path.join(shoot, "a.jpg"))
+        shutil.copy(PHOTO, os.path.join(outside, "private.jpg"))
+        os.symlink(os.path.join(outside, "private.jpg"), os.path.join(shoot, "link.jpg"))
+        s = self.start("look.recipe.yaml", "shoot")
+        status, body = s.get("/api/state")
+        self.assertEqual(status, 200)
+        self.assertIn(b'"name":"a.jpg"', body)
+        self.assertNotIn(b"link.jpg", body)
+        self.assertNotIn(b"private", body)
+        for path in ["/api/photo/1/render.jpg", "/api/photo/1/thumb.jpg", "/shoot/link.jpg", "/link.jpg", "/outside/private.jpg"]:
+            self.assertIn(s.get(path)[0], (403, 404), path)
+        self.assertEqual(s.get("/api/photo/0/thumb.jpg")[0], 200)
+
+    # ---- live editing in the browser
+
+    def test_save_changes_the_picture_and_typo_shows_diagnostic(self):
+        s = self.start()
+        page = self.open(s)
+        first, first_mean = self.shown(s, page), self.mean(page)
+        n = page.evaluate("window.previewLoads.length")
+        save_atomically(self.recipe, RECIPE.replace("saturation: 1.4", "saturation: 0.2").replace("amount: 0.5", "amount: 0"))
+        self.wait_new_picture(page, n)
+        second = self.shown(s, page)
+        self.assertNotEqual(first, second)
+        self.assertGreater(self.mean(page), first_mean)  # no vignette: brighter on average
+        # A typo: the diagnostic of `recipe check`, with its did-you-mean, over the last good picture.
+        n = page.evaluate("window.previewLoads.length")
+        broken = RECIPE.replace("  - saturation: 1.4", "  - saturaton: 1.4")
+        save_atomically(self.recipe, broken)
+        page.wait_for_selector("#diagnostics:not([hidden])", timeout=60000)
+        shown = page.inner_text("#diagnostics")
+        check = subprocess.run([BIN, "check", "look.recipe.yaml"], cwd=self.dir, capture_output=True, text=True)
+        self.assertEqual(check.returncode, 1)
+        self.assertIn("did you mean `saturation`", shown)
+        self.assertIn("look.recipe.yaml:8:5: error[R204]", shown)
+        self.assertEqual(shown.strip(), check.stdout.strip())
+        self.assertEqual(page.evaluate("window.previewLoads.length"), n)
+        self.assertEqual(self.shown(s, page), second)  # the last good picture stays
+        # Fixed by deleting and creating the file again: the diagnostics clear, a new picture comes.
+        os.remove(self.recipe)
+        time.sleep(0.3)
+        with open(self.recipe, "w") as f:
+            f.write(RECIPE)
+        page.wait_for_selector("#diagnostics", state="hidden", timeout=60000)
+        self.wait_new_picture(page, n)
+        self.assertEqual(self.shown(s, page), first)  # the same recipe gives the same bytes
+        self.assertEqual(self.errors, [])
+
+    def test_param_slider_and_write_back(self):
+        s = self.start()
+        page = self.open(s)
+        first, first_mean = self.shown(s, page), self.mean(page)
+        n = page.evaluate("window.previewLoads.length")
+        slider = page.locator('.param[data-name="lift"] input[type=range]')
+        self.assertEqual(slider.get_attribute("min"), "-10")
+        slider.fill("1.5")  # sets the value and fires input, as a drag does
+        self.wait_new_picture(page, n)
+        self.assertNotEqual(self.shown(s, page), first)
+        self.assertGreater(self.mean(page), first_mean + 10)
+        # Written into the file as the new default, canonically, comments kept.
+        page.click("#write-params")
+        page.wait_for_function("document.getElementById('write-result').textContent.includes('written')", timeout=30000)
+        text = read(self.recipe)
+        self.assertIn("lift: {default: 1.5, doc: exposure in stops}  # the knob", text)
+        self.assertIn("# A test look. This comment must survive writing params back.", text)
+        fmt = subprocess.run([BIN, "fmt", "--check", "look.recipe.yaml"], cwd=self.dir, capture_output=True, text=True)
+        self.assertEqual(fmt.returncode, 0, fmt.stdout + fmt.stderr)
+
+    def test_stage_toggle_and_stage_click(self):
+        s = self.start()
+        page = self.open(s)
+        first = self.shown(s, page)
+        page.wait_for_selector("#stages li[data-index='3']")
+        n = page.evaluate("window.previewLoads.length")
+        page.click("#stages li[data-index='2'] .stage-toggle")  # saturation off, on the page only
+        self.wait_new_picture(page, n)
+        without = self.shown(s, page)
+        self.assertNotEqual(without, first)
+        self.assertEqual(read(self.recipe), RECIPE)  # the file is untouched
+        self.assertIn("off", page.get_attribute("#stages li[data-index='2']", "class"))
+        n = page.evaluate("window.previewLoads.length")
+        page.click("#stages li[data-index='2'] .stage-toggle")
+        self.wait_new_picture(page, n)
+        self.assertEqual(self.shown(s, page), first)
+        # Clicking a stage shows the picture up to it; its thumbnail is there too.
+        n = page.evaluate("window.previewLoads.length")
+        page.click("#stages li[data-index='1'] .op")
+        self.wait_new_picture(page, n)
+        self.assertIn("upto-1.jpg", page.get_attribute("#after", "src"))
+        upto = self.shown(s, page)
+        self.assertNotEqual(upto, first)
+        status, thumb = s.get("/api/photo/0/stage-1.jpg")
+        self.assertEqual(status, 200)
+        self.assertTrue(thumb.startswith(b"\xff\xd8"))
+
+    def test_region_histogram_and_clipping(self):
+        s = self.start()
+        page = self.open(s)
+        page.check("#histogram-toggle")
+        page.check("#clipping-toggle")
+        page.wait_for_function("window.previewClipping !== undefined", timeout=30000)
+        clipping = page.evaluate("window.previewClipping")
+        self.assertEqual(clipping["pixels"], 320 * 213)
+        self.assertIn("clipped highlights", page.inner_text("#clip-counts"))
+        # 1:1: a region of the full-size (1800×1200) render.
+        status, body = s.get("/api/photo/0/region.jpg?x=100&y=50&w=300&h=200&")
+        self.assertEqual(status, 200, body[:200])
+        page.check("#zoom-toggle")
+        page.click("#after", position={"x": 160, "y": 100}, force=True)
+        page.wait_for_function("document.getElementById('region-note').textContent.startsWith('1:1')", timeout=120000)
+        self.assertIn("of 1800×1200", page.inner_text("#region-note"))
+
+    def test_folder_grid_bad_photo_and_robustness(self):
+        shoot = os.path.join(self.dir, "shoot")
+        os.makedirs(shoot)
+        shutil.copy(PHOTO, os.path.join(shoot, "a.jpg"))
+        with open(os.path.join(shoot, "b-broken.jpg"), "wb") as f:
+            f.write(b"\xff\xd8\xff\xe0 this is not a JPEG")
+        s = self.start("look.recipe.yaml", "shoot")
+        page = self.browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(s.url)
+        page.wait_for_selector(".tile[data-index='1'] .error", timeout=120000)
+        self.assertIn("b-broken.jpg", page.inner_text(".tile[data-index='1'] .error"))
+        page.wait_for_function("document.querySelector(\".tile[data-index='0'] img\").naturalWidth > 0", timeout=120000)
+        # A click opens the single view.
+        page.click(".tile[data-index='0']")
+        page.wait_for_function("window.previewLoads.length > 0", timeout=120000)
+        self.assertEqual(page.inner_text("#photo-name"), "a.jpg")
+        page.close()  # a closed tab
+        # A client that goes away mid-request, then 100 requests at once: all answered.
+        for _ in range(5):
+            c = socket.create_connection(("127.0.0.1", s.port))
+            c.sendall(f"GET /api/photo/0/before.jpg?token={s.token} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            c.recv(100)
+            c.close()
+        results = []
+        def one(i):
+            path = ["/api/state", "/api/photo/0/thumb.jpg", "/api/photo/0/stage-1.jpg", "/api/photo/1/thumb.jpg"][i % 4]
+            try:
+                results.append((path, s.get(path)[0]))
+            except Exception as e:
+                results.append((path, repr(e)))
+        threads = [threading.Thread(target=one, args=(i,)) for i in range(100)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(len(results), 100)
+        for path, status in results:
+            self.assertEqual(status, 422 if path == "/api/photo/1/thumb.jpg" else 200, path)
+        self.assertIsNone(s.proc.poll(), "the server is still running")
+
+
+def main():
+    missing = [what for what, ok in [(CHROMIUM, os.path.exists(CHROMIUM)), (BIN, os.path.exists(BIN))] if not ok]
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        missing.append("the playwright Python package")
+    if missing:
+        print("browser tests skipped: missing " + ", ".join(missing) + " (.ci/setup --tests installs chromium and playwright)")
+        print("0 passed, 0 failed, 6 skipped")
+        return 0
+    result = unittest.main(exit=False, verbosity=2).result
+    failed = len(result.failures) + len(result.errors)
+    print(f"browser: {result.testsRun - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
