@@ -89,6 +89,7 @@ let package = Package(
             dependencies: [
                 "RecipeCore", "RecipeCodecs", "RecipeLanguage", "RecipeOps", "RecipeOptimizer", "RecipeHistory", "RecipeBatch", "RecipeSession",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -50,30 +50,6 @@ package struct PreviewAccess: Sendable {
         return n
     }
 
-    /// The value of `name` in a URL query (`a=1&token=x`), percent-decoded; nil when absent.
-    package static func queryValue(_ name: String, in query: Substring?) -> String? {
-        guard let query else { return nil }
-        for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            if parts[0] == name { return percentDecoded(parts.count > 1 ? parts[1] : "") }
-        }
-        return nil
-    }
-
-    /// `%41` → `A`, `+` → space; nil for a broken escape.
-    package static func percentDecoded(_ s: Substring) -> String? {
-        var out: [UInt8] = []
-        var bytes = Array(s.utf8)[...]
-        while let c = bytes.popFirst() {
-            if c == UInt8(ascii: "+") { out.append(0x20); continue }
-            guard c == UInt8(ascii: "%") else { out.append(c); continue }
-            guard bytes.count >= 2, let v = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16) else { return nil }
-            out.append(v)
-            bytes = bytes.dropFirst(2)
-        }
-        return String(validating: out, as: UTF8.self)
-    }
-
     /// The photos a folder holds that may be served: regular files (or links to them) whose real
     /// path is inside the folder's real path. A link that leads out is refused with a reason.
     package static func insideFolder(_ paths: [String], folder: String) -> (kept: [String], refused: [(path: String, reason: String)]) {

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import RecipeCore
@@ -48,8 +49,8 @@ package struct PreviewServer: Sendable {
                 await Self.respond(to: request, session: session, access: access)
             },
             server: .http1WebSocketUpgrade { request, _, _ in
-                let (path, query) = Self.split(request.path ?? "/")
-                guard path == "/ws", access.allows(token: PreviewAccess.queryValue("token", in: query)) else { return .dontUpgrade }
+                let uri = URI(request.path ?? "/")
+                guard uri.path == "/ws", access.allows(token: uri.queryParameters["token"].map(String.init)) else { return .dontUpgrade }
                 return .upgrade([:]) { inbound, outbound, _ in
                     let id = await session.connect { text in try? await outbound.write(.text(text)) }
                     defer { Task { await session.disconnect(id) } }
@@ -72,16 +73,12 @@ package struct PreviewServer: Sendable {
         try await app.runService()
     }
 
-    static func split(_ target: String) -> (path: Substring, query: Substring?) {
-        guard let q = target.firstIndex(of: "?") else { return (target[...], nil) }
-        return (target[..<q], target[target.index(after: q)...])
-    }
-
     /// The whole routing: token first, then a fixed set of paths.
     static func respond(to request: Request, session: PreviewSession, access: PreviewAccess) async -> Response {
         let path = Substring(request.uri.path)
-        let query = request.uri.query.map { Substring($0) }
-        guard access.allows(token: PreviewAccess.queryValue("token", in: query)) else {
+        // Hummingbird's query parser, which percent-decodes the values.
+        let query = request.uri.queryParameters
+        guard access.allows(token: query["token"].map(String.init)) else {
             return text(.forbidden, "403: this preview needs the token printed when it started\n")
         }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
@@ -103,7 +100,7 @@ package struct PreviewServer: Sendable {
             switch what {
             case "render": return picture(await session.frame(index))
             case "region":
-                func number(_ name: String) -> Int? { PreviewAccess.queryValue(name, in: query).flatMap { Int($0) } }
+                func number(_ name: Substring) -> Int? { query[name].flatMap { Int($0) } }
                 guard let x = number("x"), let y = number("y"), let w = number("w"), let h = number("h"),
                       w > 0, h > 0, w <= 4096, h <= 4096 else { return text(.badRequest, "region needs x, y, w, h (w, h at most 4096)\n") }
                 return picture(await session.region(index, Region(x: x, y: y, width: w, height: h)))
@@ -112,16 +109,12 @@ package struct PreviewServer: Sendable {
             }
         case (.post, ["api", "params"]):
             var values: [String: String] = [:]
-            for pair in (query ?? "").split(separator: "&") {
-                let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard kv[0] != "token", let name = PreviewAccess.percentDecoded(kv[0]) else { continue }
-                values[name] = kv.count > 1 ? PreviewAccess.percentDecoded(kv[1]) ?? "" : ""
-            }
+            for (name, value) in query where name != "token" { values[String(name)] = String(value) }
             await session.setParams(values)
             return json(await session.stateMessage())
         case (.post, let p) where p.count == 3 && p[0] == "api" && p[1] == "stage":
             guard let k = Int(p[2]), k >= 1, k <= 256 else { return notFound }
-            await session.setStage(k, on: PreviewAccess.queryValue("on", in: query) == "1")
+            await session.setStage(k, on: query["on"] == "1")
             return json(await session.stateMessage())
         case (.post, ["api", "write-params"]):
             do {

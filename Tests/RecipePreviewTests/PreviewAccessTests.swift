@@ -34,16 +34,6 @@ struct PreviewAccessTests {
         }
     }
 
-    @Test("query values are percent-decoded; a broken escape is no value")
-    func query() {
-        #expect(PreviewAccess.queryValue("token", in: "a=1&token=ab%2Fc&b") == "ab/c")
-        #expect(PreviewAccess.queryValue("token", in: "tokenx=1") == nil)
-        #expect(PreviewAccess.queryValue("token", in: nil) == nil)
-        #expect(PreviewAccess.queryValue("v", in: "v=a+b") == "a b")
-        #expect(PreviewAccess.queryValue("v", in: "v=%zz") == nil)
-        #expect(PreviewAccess.queryValue("v", in: "v=") == "")
-    }
-
     @Test("a folder serves what lies inside it: a link out is refused, a link within kept")
     func insideFolder() throws {
         let root = TestPaths.temporaryDirectory("preview-access")
