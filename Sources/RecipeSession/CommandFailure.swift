@@ -3,4 +3,36 @@ package struct CommandFailure: Error {
     package var exitCode: Int32
 
     package init(exitCode: Int32) { self.exitCode = exitCode }
+
+    /// Some photos failed, or a question's answer is no (`ExitStatus.partial`).
+    package static let partial = CommandFailure(exitCode: ExitStatus.partial)
+    /// A usage or recipe error: nothing was done (`ExitStatus.usage`).
+    package static let usage = CommandFailure(exitCode: ExitStatus.usage)
+}
+
+/// The one exit-status table of every subcommand (issue 24), in the README and `recipe --help`:
+/// a script tells "some photos failed" from "the recipe is wrong" the same way whatever it ran.
+/// It follows diff(1): 0 equal, 1 different, 2 trouble.
+package enum ExitStatus {
+    /// Everything asked was done; a question's answer is yes (`check`: no errors; `diff`: the
+    /// same; `fmt --check`, `migrate --check`: nothing to change; `merge-file`: merged cleanly).
+    package static let success: Int32 = 0
+    /// Done as far as it could go: a photo could not be read, rendered or written (`render`,
+    /// `edit`, `revert`, `info`; for `apply`, some photos, the others were done), or a question's
+    /// answer is no (`diff`: they differ; `merge-file`: conflicts left; `fmt --check`,
+    /// `migrate --check`: files to change).
+    package static let partial: Int32 = 1
+    /// Nothing done: a usage error (options, arguments, a file or folder named on the command
+    /// line that is not there) or a recipe with errors (`check`'s findings, and any recipe,
+    /// sidecar edit or LUT that `render`, `apply`, `edit`, `explain`, `fmt` or `preview` needs).
+    package static let usage: Int32 = 2
+
+    /// The table as `recipe --help` prints it.
+    package static let help = """
+        Exit status (every subcommand):
+          0  success; a question's answer is yes (check: no errors, diff: the same, fmt --check: canonical)
+          1  a photo failed (apply: some did, the others were done), or a question's answer is no
+             (diff: they differ, merge-file: conflicts, fmt/migrate --check: files to change)
+          2  nothing done: a usage error, a missing file or folder, or a recipe with errors
+        """
 }

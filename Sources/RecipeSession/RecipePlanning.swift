@@ -109,14 +109,14 @@ package enum RecipePlanning {
         for d in checked.diagnostics { Console.printError(DiagnosticPrinter.render(d, source: checked.file)) }
         guard let graph = checked.graph else {
             if checked.isForeign { Console.error("\(recipe): foreign adjustment data; this build cannot render it") }
-            throw CommandFailure(exitCode: 1)
+            throw CommandFailure.usage
         }
         do {
             return try plan(graph, output: checked.output, recipe: recipe, photo: photo, info: decoder?.info, geometry: photoGeometry,
                             size: size, fuse: fuse, profile: profile, intent: intent)
         } catch let error as PlanError {
             Console.printError(position(error.range, else: recipe) + "error: " + error.message)
-            throw CommandFailure(exitCode: 1)
+            throw CommandFailure.usage
         }
     }
 

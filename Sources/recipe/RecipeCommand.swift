@@ -7,12 +7,14 @@ import Glibc
 
 /// `recipe`: the command-line front end.
 ///
-/// Exit status: 0 success, 1 a file could not be used (the message names it), 2 usage errors.
+/// Exit status: the one table of `ExitStatus` (0 success, 1 a photo failed or a question's answer
+/// is no, 2 usage or recipe errors), printed by `--help`.
 @main
 struct RecipeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recipe",
         abstract: "Render photos through hand-written edit recipes; originals are never modified.",
+        discussion: ExitStatus.help,
         version: RecipeVersion.string,
         subcommands: [Preview.self, Render.self, Apply.self, Edit.self, Revert.self, History.self, Relink.self, Info.self, Check.self, Fmt.self, Explain.self, Ops.self, Migrate.self, Schema.self, Diff.self, MergeFile.self])
 
@@ -23,7 +25,7 @@ struct RecipeCommand: ParsableCommand {
             try command.run()
         } catch let error as ImageError {
             Console.error(error.description)
-            Glibc.exit(1)
+            Glibc.exit(ExitStatus.partial)
         } catch let failure as CommandFailure {
             Glibc.exit(failure.exitCode)
         } catch {
@@ -34,8 +36,8 @@ struct RecipeCommand: ParsableCommand {
                 Glibc.exit(0)
             }
             if !message.isEmpty { Console.printError(message) }
-            // ArgumentParser uses 64 (EX_USAGE) for usage errors; this tool's contract says 2.
-            Glibc.exit(code == .validationFailure ? 2 : code.rawValue)
+            // ArgumentParser uses 64 (EX_USAGE) for usage errors; the table says 2.
+            Glibc.exit(code == .validationFailure ? ExitStatus.usage : code.rawValue)
         }
     }
 }

@@ -73,7 +73,7 @@ struct PreviewRendererTests {
         }
         try broken.write(toFile: recipe, atomically: false, encoding: .utf8)
         let check = try ExternalTool.run(TestPaths.recipeBinary, ["check", recipe])
-        #expect(check.status == 1)
+        #expect(check.status == 2)
         #expect(text + "\n" == String(decoding: check.stdout, as: UTF8.self))
         #expect(text.contains("did you mean `exposure`"))
 

@@ -201,7 +201,7 @@ class PreviewTests(unittest.TestCase):
         page.wait_for_selector("#diagnostics:not([hidden])", timeout=60000)
         shown = page.inner_text("#diagnostics")
         check = subprocess.run([BIN, "check", "look.recipe.yaml"], cwd=self.dir, capture_output=True, text=True)
-        self.assertEqual(check.returncode, 1)
+        self.assertEqual(check.returncode, 2)  # recipe errors (the exit-status table)
         self.assertIn("did you mean `saturation`", shown)
         self.assertIn("look.recipe.yaml:8:5: error[R204]", shown)
         self.assertEqual(shown.strip(), check.stdout.strip())

@@ -224,7 +224,7 @@ extension RecipeRenderTests {
             .write(toFile: recipePath, atomically: true, encoding: .utf8)
         let out = dir.appendingPathComponent("o.jpg").path
         let r = try recipe(["render", Self.photo, "--recipe", recipePath, "-o", out])
-        #expect(r.status == 1)
+        #expect(r.status == 2)
         #expect(r.stderr.contains("error[R224]: `blend` mixes images of different sizes: 768×512 and 384×256"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
     }

@@ -210,7 +210,7 @@ struct GitDriverTests {
         let check = try ExternalTool.run(TestPaths.recipeBinary, ["check", "--format", "json", repo.work.appendingPathComponent("look.recipe.yaml").path])
         let lines = String(decoding: check.stdout, as: UTF8.self).split(separator: "\n")
         let codes = lines.map { $0.contains("\"code\":\"R225\"") }
-        #expect(check.status == 1)
+        #expect(check.status == 2)
         #expect(codes == [true])
     }
 }

@@ -20,7 +20,7 @@ struct LanguageCommandTests: CLITest {
     static let good = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - exposure: 0.3\n"
     static let bad = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - saturaton: 1.2\n  - exposure: 12\n"
 
-    @Test("check: exit 0 on clean files, 1 with errors; every error of every file is printed with a caret")
+    @Test("check: exit 0 on clean files, 2 with errors; every error of every file is printed with a caret")
     func check() throws {
         let dir = try folder(["a/good.recipe.yaml": Self.good, "b/bad.recipe.yaml": Self.bad, "notes.txt": "not a recipe"])
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -28,7 +28,7 @@ struct LanguageCommandTests: CLITest {
         #expect(ok.status == 0)
         #expect(ok.stderr.contains("checked 1 file: no errors"))
         let r = try recipe(["check", dir.path])
-        #expect(r.status == 1)
+        #expect(r.status == 2)  // recipe errors (the exit-status table)
         let out = String(decoding: r.stdout, as: UTF8.self)
         #expect(out.contains("bad.recipe.yaml:4:5: error[R204]: unknown operation `saturaton`"))
         #expect(out.contains("  |     ^~~~~~~~~"))
@@ -43,7 +43,7 @@ struct LanguageCommandTests: CLITest {
         let dir = try folder(["bad.recipe.yaml": Self.bad])
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = try recipe(["check", "--format", "json", dir.appendingPathComponent("bad.recipe.yaml").path])
-        #expect(r.status == 1)
+        #expect(r.status == 2)
         let lines = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n")
         #expect(lines.count == 2)
         let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
@@ -56,7 +56,7 @@ struct LanguageCommandTests: CLITest {
     @Test("check: a missing file is an error naming it; a usage error exits 2")
     func missing() throws {
         let r = try recipe(["check", "/nonexistent/x.recipe.yaml"])
-        #expect(r.status == 1)
+        #expect(r.status == 2)
         #expect(String(decoding: r.stdout, as: UTF8.self).contains("/nonexistent/x.recipe.yaml"))
         #expect(try recipe(["check", "--format", "xml", "x"]).status == 2)
     }
@@ -76,7 +76,7 @@ struct LanguageCommandTests: CLITest {
         #expect(formatted == "# look\nformat: dev.recipe.edit\nversion: 1.1\nstages:\n  - exposure: 0.3  # brighter\n  - white-balance: {temp: 5200, tint: 8}\n")
         #expect(try recipe(["fmt", "--check", path]).status == 0)
         let refused = try recipe(["fmt", dir.appendingPathComponent("bad.recipe.yaml").path])
-        #expect(refused.status == 1)
+        #expect(refused.status == 2)  // a recipe error: nothing done (the exit-status table)
         #expect(refused.stderr.contains("fix the errors first"))
         #expect(try String(contentsOfFile: dir.appendingPathComponent("bad.recipe.yaml").path, encoding: .utf8) == Self.bad)
     }
@@ -146,7 +146,7 @@ struct LanguageCommandTests: CLITest {
         let one = try recipe(["ops", "white-balance"])
         #expect(String(decoding: one.stdout, as: UTF8.self).contains("temp *"))
         let unknown = try recipe(["ops", "saturaton"])
-        #expect(unknown.status == 1)
+        #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("did you mean `saturation`?"))
     }
 

@@ -151,13 +151,13 @@ struct RecipeRenderTests: CLITest {
         try "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - exposure: 0.2\n  - orient: none\n".write(toFile: recipePath, atomically: true, encoding: .utf8)
         let out = dir.appendingPathComponent("o.jpg").path
         let r = try recipe(["render", Self.photo, "--recipe", recipePath, "-o", out])
-        #expect(r.status == 1)
+        #expect(r.status == 2)
         #expect(r.stderr.contains("r.recipe.yaml:5:5: error: orient (stage 2): `mode: none` is not rendered by this build"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
         let bad = dir.appendingPathComponent("bad.recipe.yaml").path
         try "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - exposure: 20\n".write(toFile: bad, atomically: true, encoding: .utf8)
         let b = try recipe(["render", Self.photo, "--recipe", bad, "-o", out])
-        #expect(b.status == 1)
+        #expect(b.status == 2)
         #expect(b.stderr.contains("error[R207]"))
     }
 

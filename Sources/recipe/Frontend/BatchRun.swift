@@ -85,17 +85,17 @@ struct BatchRun {
         walk.skipFolders = [outputFolder]
         if let out = InputFile.identity(outputFolder), paths.contains(where: { InputFile.identity($0).map { $0 == out } ?? false }) {
             Console.error("\(outputFolder): the output folder is an input folder; choose another (outputs beside the originals would be walked as photos next time)")
-            throw CommandFailure(exitCode: 2)
+            throw CommandFailure.usage
         }
         let (photos, problems) = walk.expand(paths)
         let missing = problems.filter { p in paths.contains(p.path) }
         for p in missing { Console.error("\(p.path): \(p.message)") }
-        if !missing.isEmpty { throw CommandFailure(exitCode: 2) }
+        if !missing.isEmpty { throw CommandFailure.usage }
 
         var manifest: Manifest
         do { manifest = try Manifest.load(folder: outputFolder) } catch let e as HistoryError {
             Console.error(e.description)
-            throw CommandFailure(exitCode: 2)
+            throw CommandFailure.usage
         }
         for (file, count) in manifest.unreadable.sorted(by: { $0.key < $1.key }) {
             Console.warning("\(Paths.join(outputFolder, file)): \(count) line\(count == 1 ? "" : "s") not readable as records (a batch killed mid-write?); those outputs are rendered again")
@@ -140,7 +140,7 @@ struct BatchRun {
                 writer = try ManifestWriter(path: Paths.join(outputFolder, Manifest.fileName(shard: shard)))
             } catch let e as HistoryError {
                 Console.error(e.description)
-                throw CommandFailure(exitCode: 2)
+                throw CommandFailure.usage
             }
         }
         var written: [Manifest.Record] = []

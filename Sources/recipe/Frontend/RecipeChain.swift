@@ -92,7 +92,7 @@ struct RecipeChain: Sendable {
             Console.error("the recipes have \(stageCount) stages together, over the limit of \(limit) for a chain of recipes")
             broken = true
         }
-        if broken || !unknown.isEmpty { throw CommandFailure(exitCode: 2) }
+        if broken || !unknown.isEmpty { throw CommandFailure.usage }
         return RecipeChain(links: links, output: output)
     }
 

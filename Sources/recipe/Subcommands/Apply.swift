@@ -154,7 +154,7 @@ struct Apply: ParsableCommand {
         batch.json = json
         batch.progress = progress
         let failed = try batch.run()
-        if failed { throw CommandFailure(exitCode: 1) }
+        if failed { throw CommandFailure.partial }
     }
 }
 

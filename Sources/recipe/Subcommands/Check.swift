@@ -67,7 +67,7 @@ struct Check: ParsableCommand {
             if warnings > 0 { summary += ", \(warnings) warning\(warnings == 1 ? "" : "s")" }
             Console.printError(summary)
         }
-        if errors > 0 { throw CommandFailure(exitCode: 1) }
+        if errors > 0 { throw CommandFailure.usage }
     }
 
     func emit(_ d: Diagnostic, source: SourceFile?, color: Bool = false, into output: inout OutputBuffer) {

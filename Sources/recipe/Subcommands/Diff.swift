@@ -52,12 +52,12 @@ struct Diff: ParsableCommand {
             new = try RecipeDocument.load(path: files[1])
         } catch {
             Self.report(error)
-            throw CommandFailure(exitCode: 2)
+            throw CommandFailure.usage
         }
         for note in Set(old.notes + new.notes).sorted() { Console.warning(note) }
         let diff = RecipeDiff(old: old, new: new)
         for line in diff.lines { print(line) }
-        if !diff.isEmpty { throw CommandFailure(exitCode: 1) }
+        if !diff.isEmpty { throw CommandFailure.partial }
     }
 
     /// `recipe: a.recipe.yaml: not a valid recipe: …` and the checker's errors with their lines.

@@ -78,10 +78,10 @@ enum LifecycleCommand {
             try body()
         } catch let error as HistoryError {
             Console.error(error.description)
-            throw CommandFailure(exitCode: 1)
+            throw CommandFailure.partial
         } catch let error as SidecarEditError {
             SidecarRender.report(error)
-            throw CommandFailure(exitCode: 1)
+            throw CommandFailure.usage
         }
     }
 

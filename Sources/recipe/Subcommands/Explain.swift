@@ -59,7 +59,7 @@ struct Explain: ParsableCommand {
         }
         let checked = RecipeChecker.load(path: recipe, options: options)
         for d in checked.diagnostics { Console.printError(DiagnosticPrinter.render(d, source: checked.file)) }
-        guard let graph = checked.graph else { throw CommandFailure(exitCode: 1) }
+        guard let graph = checked.graph else { throw CommandFailure.usage }
         if let photo, let info {
             let chosen = RecipePlanning.output(profile, intent, recipe: checked.output)
             let photoColor = try PhotoColor(photo: photo, info: info, output: chosen.profile, intent: chosen.intent)

@@ -16,7 +16,7 @@ struct Fmt: ParsableCommand {
     @Argument(help: "Recipe files, or folders to search for *.recipe.yaml.")
     var paths: [String]
 
-    @Flag(help: "Write nothing; list files that are not canonical and exit 1 if there are any.")
+    @Flag(help: "Write nothing; list files that are not canonical and exit 1 if there are any (2 for errors).")
     var check = false
 
     @Flag(name: .customLong("stdout"), help: "Print the canonical form instead of rewriting the file.")
@@ -53,15 +53,18 @@ struct Fmt: ParsableCommand {
             if check { continue }
             try TextOutput.replace(path, with: text)
         }
+        var notCanonical = false
         if check {
             for path in changed { print(path) }
             if !changed.isEmpty {
                 Console.printError("\(changed.count) file\(changed.count == 1 ? " is" : "s are") not canonical; `recipe fmt` rewrites \(changed.count == 1 ? "it" : "them")")
-                failed = true
+                notCanonical = true
             }
         } else if !toStdout {
             for path in changed { Console.printError("formatted \(path)") }
         }
-        if failed { throw CommandFailure(exitCode: 1) }
+        // Errors and missing files first (nothing could be done for them), then --check's answer.
+        if failed { throw CommandFailure.usage }
+        if notCanonical { throw CommandFailure.partial }
     }
 }

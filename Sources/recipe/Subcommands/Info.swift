@@ -34,7 +34,7 @@ struct Info: ParsableCommand {
                 failed = true
             }
         }
-        if failed { throw CommandFailure(exitCode: 1) }
+        if failed { throw CommandFailure.partial }
     }
 }
 

@@ -39,7 +39,7 @@ struct MergeFile: ParsableCommand {
             documents = try [base, ours, theirs].map { path throws(RecipeDocument.Failure) in try RecipeDocument.load(path: path, canonical: true) }
         } catch {
             Diff.report(error)
-            throw CommandFailure(exitCode: 2)
+            throw CommandFailure.usage
         }
         let merge = RecipeMerge(base: documents[0], ours: documents[1], theirs: documents[2])
         if toStdout {
@@ -58,6 +58,6 @@ struct MergeFile: ParsableCommand {
             let source = SourceFile(path: ours, text: merge.text)
             for d in merge.problems { Console.printError(DiagnosticPrinter.render(d, source: source)) }
         }
-        if !merge.isClean { throw CommandFailure(exitCode: 1) }
+        if !merge.isClean { throw CommandFailure.partial }
     }
 }

@@ -54,10 +54,11 @@ struct Migrate: ParsableCommand {
             Console.printError("migrated \(path): \(from) → \(RecipeFormat.current)")
             for line in checked.migrations { Console.printError("  \(line)") }
         }
+        // Errors and missing files first (nothing could be done for them), then --check's answer.
+        if failed { throw CommandFailure.usage }
         if check && pending > 0 {
             Console.printError("\(pending) file\(pending == 1 ? " needs" : "s need") migrating to \(RecipeFormat.current)")
-            failed = true
+            throw CommandFailure.partial
         }
-        if failed { throw CommandFailure(exitCode: 1) }
     }
 }

@@ -46,7 +46,7 @@ struct Ops: ParsableCommand {
             let all = Operations.all.map(\.name) + Operations.masks.map(\.name)
             if let guess = Suggestions.closest(to: name, in: all) { message += "; did you mean `\(guess)`?" }
             Console.error(message)
-            throw CommandFailure(exitCode: 1)
+            throw CommandFailure.usage
         }
     }
 

@@ -55,7 +55,7 @@ struct Preview: ParsableCommand {
             try run.run()
         } catch let error as PreviewError {
             Console.error(error.description)
-            throw CommandFailure(exitCode: 2)
+            throw CommandFailure.usage
         }
     }
 }

@@ -90,7 +90,7 @@ struct Render: ParsableCommand {
         }
         guard let output else {
             Console.error("\(photo): nothing says where to write: give -o OUT (the photo has no sidecar \(Paths.name(of: asset.sidecarPath)))")
-            throw CommandFailure(exitCode: 2)
+            throw CommandFailure.usage
         }
         var job = RenderJob(input: photo, output: output, size: size)
         job.decode = DecodeOptions(maxPixels: maxPixels, allowDamaged: allowDamaged)
@@ -115,7 +115,7 @@ struct Render: ParsableCommand {
                 throw HistoryError(sidecar.path, "is foreign adjustment data; `recipe edit \(photo) --rendered FILE` keeps it as a frozen base")
             }
             for d in sidecar.checked.diagnostics { Console.printError(DiagnosticPrinter.render(d, source: sidecar.checked.file)) }
-            guard !sidecar.checked.hasErrors else { throw CommandFailure(exitCode: 1) }
+            guard !sidecar.checked.hasErrors else { throw CommandFailure.usage }
             try asset.verify(sidecar)
             let path = CurrentVersionOptions.path(for: photo, output: output, outputDir: outputDir)
             var options = SidecarRender.Options()
