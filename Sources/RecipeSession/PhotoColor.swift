@@ -126,6 +126,25 @@ package struct PhotoColor: Sendable {
         }
     }
 
+    /// Where a CMYK photo that embeds no profile finds one: a press characterisation of the
+    /// system's stands in for the unknown press (Ghostscript's default, from Debian's libgs-common,
+    /// then colord's FOGRA39 and SWOP), as libvips and ImageMagick fall back to a default CMYK
+    /// profile. None is bundled: the free ones are a few hundred KiB each, and their licences
+    /// (AGPL for Ghostscript's) are not this package's. Without any, the device formula.
+    package static let systemCMYKPaths = ["/usr/share/color/icc/ghostscript/default_cmyk.icc",
+                                          "/usr/share/color/icc/colord/FOGRA39L_coated.icc",
+                                          "/usr/share/color/icc/colord/SWOP_TR005_coated.icc"]
+
+    /// The first usable profile of `systemCMYKPaths`, read once.
+    package static let systemCMYKProfile: (path: String, profile: ColorProfile)? = {
+        for path in systemCMYKPaths {
+            guard let bytes = try? InputFile.readAll(path, limit: 16 << 20), let profile = try? ColorProfile(icc: bytes),
+                  profile.colorModel == .cmyk else { continue }
+            return (path, profile)
+        }
+        return nil
+    }()
+
     /// The photo's profile, its name, and what was wrong with its colour information.
     package static func sourceProfile(photo: String, info: ImageInfo) -> (ColorProfile?, String, [ImageWarning]) {
         let meta = info.metadata
@@ -159,7 +178,11 @@ package struct PhotoColor: Sendable {
             if let problem { warnings.append(ImageWarning(path: photo, problem)) }
             return (profile, name, warnings)
         } else if info.fileColorSpace.hasPrefix("CMYK") || info.fileColorSpace.hasPrefix("YCCK") {
-            warnings.append(ImageWarning(path: photo, "CMYK photo without a profile: converted to RGB with the plain device formula, colours approximate"))
+            if let (path, profile) = systemCMYKProfile {
+                warnings.append(ImageWarning(path: photo, "CMYK photo without a profile: converted through the system's default CMYK profile (\(path)), colours approximate"))
+                return (profile, "\(profile.description) (system default for CMYK without a profile; converted to sRGB on decode)", warnings)
+            }
+            warnings.append(ImageWarning(path: photo, "CMYK photo without a profile and no system CMYK profile (\(systemCMYKPaths.joined(separator: ", "))): converted to RGB with the plain device formula, colours approximate"))
             return (nil, "CMYK without a profile (device formula)", warnings)
         } else if meta.pngSRGBIntent != nil {
             return (nil, "sRGB (PNG sRGB chunk)", warnings)

@@ -326,13 +326,27 @@ struct ColorManagementTests: CLITest {
         #expect(explain.contains("colour: sRGB in, sRGB out; nothing to convert"), "\(explain)")
     }
 
-    @Test("a CMYK photo without a profile renders with a warning that its colours are approximate")
+    @Test("a CMYK photo without a profile converts through the system's default CMYK profile as lcms2 does, with a warning naming it")
     func cmykWithoutProfile() throws {
         let dir = TestPaths.temporaryDirectory("colour-cmyk")
         defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = TestPaths.fixture("jpeg/moz_jpg-cmyk-1.jpg")
         let out = dir.appendingPathComponent("out.png").path
-        let r = try recipe(["render", TestPaths.fixture("jpeg/moz_jpg-cmyk-1.jpg"), "-o", out])
+        let r = try recipe(["render", photo, "--profile", "srgb", "-o", out])
         #expect(r.status == 0 && r.stderr.contains("CMYK") && r.stderr.contains("approximate"), "\(r.stderr)")
+        let system = "/usr/share/color/icc/ghostscript/default_cmyk.icc"
+        guard FileManager.default.fileExists(atPath: system) else {
+            testNote("no \(system) (Debian libgs-common): the device formula was used; the comparison with vips is skipped")
+            return
+        }
+        #expect(r.stderr.contains(system), "\(r.stderr)")
+        guard let vips = vips() else { return }
+        let converted = dir.appendingPathComponent("vips.v").path, reference = dir.appendingPathComponent("vips.png").path
+        try run(vips, ["icc_transform", photo, converted, "srgb", "--input-profile", system, "--intent", "relative"])
+        try run(vips, ["copy", converted, reference])
+        let (mean, worst) = try difference(out, reference)
+        testNote("CMYK without a profile, through \(system), vs vips icc_transform: ΔE2000 mean \(String(format: "%.3f", mean)), max \(String(format: "%.2f", worst))")
+        #expect(mean <= 0.5 && worst <= 2, "mean \(mean), max \(worst)")
     }
 
     @Test("recipe info names the colour space, its profile class and whether it is wide gamut; explain shows the conversions")
