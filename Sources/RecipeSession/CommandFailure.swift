@@ -27,6 +27,9 @@ package enum ExitStatus {
     /// sidecar edit or LUT that `render`, `apply`, `edit`, `explain`, `fmt` or `preview` needs).
     package static let usage: Int32 = 2
 
+    /// The status for an ArgumentParser exit code: its usage code 64 (EX_USAGE) is the table's 2.
+    package static func forParser(_ code: Int32) -> Int32 { code == 64 ? usage : code }
+
     /// The table as `recipe --help` prints it.
     package static let help = """
         Exit status (every subcommand):

@@ -38,5 +38,5 @@ do {
         exit(0)
     }
     if !message.isEmpty { Console.printError(message) }
-    exit(code == .validationFailure ? ExitStatus.usage : code.rawValue)
+    exit(ExitStatus.forParser(code.rawValue))
 }

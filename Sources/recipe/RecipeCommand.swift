@@ -36,8 +36,7 @@ struct RecipeCommand: ParsableCommand {
                 Glibc.exit(0)
             }
             if !message.isEmpty { Console.printError(message) }
-            // ArgumentParser uses 64 (EX_USAGE) for usage errors; the table says 2.
-            Glibc.exit(code == .validationFailure ? ExitStatus.usage : code.rawValue)
+            Glibc.exit(ExitStatus.forParser(code.rawValue))
         }
     }
 }
