@@ -7,6 +7,11 @@
 #include <immintrin.h>
 #endif
 
+/* Multiplications and additions stay separate operations everywhere (no contraction into fused
+ * multiply-adds, which arm64 compilers do by default): the kernels give the bytes Swift's
+ * reference gives, on every CPU. Explicit FMA intrinsics are unaffected. */
+#pragma STDC FP_CONTRACT OFF
+
 /* The table's geometry, as ChannelTables.swift defines it: 512 nodes per octave (9 mantissa bits)
  * from 2^-30 to 16. */
 #define RK_LOWEST_BITS 0x30800000u /* 2^-30 */
@@ -216,4 +221,104 @@ void rk_rotate_row(RK_ROTATE_PARAMS) {
 #endif
     rk_rotate_row_plain(image, row_stride, width, height, ring_rows, start_x, start_y, step_x, step_y, count,
                         black_outside, out);
+}
+
+/* ---- 8-bit ends of a point pass -------------------------------------------------------------
+ *
+ * The load: interleaved RGB codes through a 256-entry table per channel into three planes. The
+ * store: each plane's values clamped to [0, 1], scaled to the table's `levels - 1` and rounded to
+ * the nearest index (ties to even: the 1.5·2^23 addition), looked up, interleaved. Written as two
+ * loops, the index arithmetic (which vectorises: no fused multiply-add, so every CPU rounds the
+ * same) and the lookups (which do not). In Swift the store's per-lane index extraction and the
+ * checked 3·i arithmetic cost three times these loops (two thirds of the 5-op chain's pass). */
+#define RK_U8_LOAD_BODY                                                                             \
+    float *r = planes, *g = planes + tile, *b = planes + 2 * (ptrdiff_t)tile;                     \
+    for (int i = 0; i < count; i++) {                                                               \
+        r[i] = table[px[3 * i]];                                                                    \
+        g[i] = table[256 + px[3 * i + 1]];                                                          \
+        b[i] = table[512 + px[3 * i + 2]];                                                          \
+    }
+
+#define RK_U8_STORE_BODY                                                                            \
+    uint32_t index[3][RK_STORE_CHUNK];                                                              \
+    const float top = (float)(levels - 1);                                                          \
+    for (int start = 0; start < count; start += RK_STORE_CHUNK) {                                   \
+        int n = count - start < RK_STORE_CHUNK ? count - start : RK_STORE_CHUNK;                    \
+        for (int c = 0; c < 3; c++) {                                                               \
+            const float *plane = planes + (ptrdiff_t)c * tile + start;                              \
+            for (int i = 0; i < n; i++) {                                                           \
+                float v = plane[i];                                                                 \
+                v = v > 0.0f ? v : 0.0f; /* NaN too */                                              \
+                v = v < 1.0f ? v : 1.0f;                                                            \
+                float s = v * top;                                                                  \
+                s = s + 12582912.0f;                                                                \
+                uint32_t bits;                                                                      \
+                memcpy(&bits, &s, 4);                                                               \
+                index[c][i] = bits - 0x4B400000u;                                                   \
+            }                                                                                       \
+        }                                                                                           \
+        const uint8_t *t0 = table, *t1 = table + levels, *t2 = table + 2 * (ptrdiff_t)levels;      \
+        uint8_t *o = px + 3 * (ptrdiff_t)start;                                                     \
+        for (int i = 0; i < n; i++) {                                                               \
+            o[3 * i] = t0[index[0][i]];                                                             \
+            o[3 * i + 1] = t1[index[1][i]];                                                         \
+            o[3 * i + 2] = t2[index[2][i]];                                                         \
+        }                                                                                           \
+    }
+
+#define RK_STORE_CHUNK 256
+
+static void rk_u8_load_plain(const uint8_t *px, const float *table, float *planes, int tile, int count) { RK_U8_LOAD_BODY }
+static void rk_u8_store_plain(const float *planes, int tile, int count, const uint8_t *table, int levels, uint8_t *px) {
+    RK_U8_STORE_BODY
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+/* AVX2 without FMA, as the rotation: the same operations, eight lanes. */
+__attribute__((target("avx2")))
+static void rk_u8_load_avx2(const uint8_t *px, const float *table, float *planes, int tile, int count) { RK_U8_LOAD_BODY }
+__attribute__((target("avx2")))
+static void rk_u8_store_avx2(const float *planes, int tile, int count, const uint8_t *table, int levels, uint8_t *px) {
+    RK_U8_STORE_BODY
+}
+#endif
+
+void rk_u8_load(const uint8_t *px, const float *table, float *planes, int tile, int count) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (__builtin_cpu_supports("avx2")) { rk_u8_load_avx2(px, table, planes, tile, count); return; }
+#endif
+    rk_u8_load_plain(px, table, planes, tile, count);
+}
+
+void rk_u8_store(const float *planes, int tile, int count, const uint8_t *table, int levels, uint8_t *px) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (__builtin_cpu_supports("avx2")) { rk_u8_store_avx2(planes, tile, count, table, levels, px); return; }
+#endif
+    rk_u8_store_plain(planes, tile, count, table, levels, px);
+}
+
+/* ---- A 3x4 matrix over a point pass's planes ------------------------------------------------
+ * out = m·rgb + bias, each row evaluated as ((m0·r + m1·g) + m2·b) + m3, as PointProgram's Swift
+ * loop did (the same bytes); eight lanes a step where the CPU has AVX2 (Swift's SIMD8 is two SSE
+ * halves on the x86-64 baseline). */
+#define RK_MATRIX_BODY                                                                              \
+    float *r = planes, *g = planes + tile, *b = planes + 2 * (ptrdiff_t)tile;                     \
+    for (int i = 0; i < count; i++) {                                                               \
+        float x = r[i], y = g[i], z = b[i];                                                         \
+        r[i] = m[0] * x + m[1] * y + m[2] * z + m[3];                                               \
+        g[i] = m[4] * x + m[5] * y + m[6] * z + m[7];                                               \
+        b[i] = m[8] * x + m[9] * y + m[10] * z + m[11];                                             \
+    }
+
+static void rk_matrix_plain(float *planes, int tile, int count, const float *m) { RK_MATRIX_BODY }
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2")))
+static void rk_matrix_avx2(float *planes, int tile, int count, const float *m) { RK_MATRIX_BODY }
+#endif
+
+void rk_matrix_planes(float *planes, int tile, int count, const float *m) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (__builtin_cpu_supports("avx2")) { rk_matrix_avx2(planes, tile, count, m); return; }
+#endif
+    rk_matrix_plain(planes, tile, count, m);
 }

@@ -85,9 +85,8 @@ public struct ChannelTables: Sendable {
         self.steps = steps
         let perChannel = 2 * Self.entries
         var values = [Float](repeating: 0, count: 3 * perChannel)
-        for i in 0..<perChannel {
-            let v = i < Self.entries ? Self.node(i) : -Self.node(i - Self.entries)
-            let out = steps.reduce(SIMD3(v, v, v)) { $1.reference($0) }
+        let sampled = PointStep.sample(steps, count: perChannel) { $0 < Self.entries ? Self.node($0) : -Self.node($0 - Self.entries) }
+        for (i, out) in sampled.enumerated() {
             values[i] = Float(out.x)
             values[perChannel + i] = Float(out.y)
             values[2 * perChannel + i] = Float(out.z)

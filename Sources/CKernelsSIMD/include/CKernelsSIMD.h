@@ -26,4 +26,16 @@ int rk_channel_table_apply(const float *half, int entries, float *plane, int cou
 void rk_rotate_row(const void *image, ptrdiff_t row_stride, int width, int height, int ring_rows, double start_x,
                    double start_y, double step_x, double step_y, int count, int black_outside, float *out);
 
+/* The 8-bit ends of a point pass (PointProgram.swift). `rk_u8_load`: `count` interleaved RGB
+ * codes from `px` through `table` (256 floats per channel, r then g then b) into three planes
+ * `tile` floats apart. `rk_u8_store`: the planes' values clamped to [0, 1] (NaN as 0), scaled by
+ * `levels - 1`, rounded to the nearest (ties to even), through `table` (`levels` codes per
+ * channel), into `count` interleaved RGB pixels at `px`. */
+void rk_u8_load(const uint8_t *px, const float *table, float *planes, int tile, int count);
+void rk_u8_store(const float *planes, int tile, int count, const uint8_t *table, int levels, uint8_t *px);
+
+/* out = m·rgb + bias on `count` pixels of three planes `tile` floats apart, in place; `m` is
+ * row-major 3×4 (the 4th column the bias). */
+void rk_matrix_planes(float *planes, int tile, int count, const float *m);
+
 #endif
