@@ -142,7 +142,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(name: "RecipeHistoryTests", dependencies: ["RecipeHistory", "RecipeLanguage", "TestSupport"]),
         .testTarget(name: "RecipeBatchTests", dependencies: ["RecipeBatch", "TestSupport"]),
-        .testTarget(name: "RecipePreviewTests", dependencies: ["RecipePreview", "RecipeSession", "TestSupport"]),
+        .testTarget(name: "RecipePreviewTests", dependencies: ["RecipePreview", "RecipeSession", "RecipeCodecs", "RecipeCore", "TestSupport"]),
         .testTarget(name: "recipeTests", dependencies: ["RecipeCodecs", "RecipeLanguage", "RecipeHistory", "RecipeBatch", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

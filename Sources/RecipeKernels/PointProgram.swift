@@ -72,6 +72,23 @@ public enum PointStep: Sendable, Hashable {
         }
     }
 
+    /// The step on a window of its canvas whose top-left pixel is the canvas's (`dx`, `dy`): a
+    /// vignette's or mask's centre and ends move by (−dx, −dy), so each pixel of the window gets
+    /// what it got on the whole canvas. Steps that read no position come back unchanged.
+    public func translated(by dx: Int, _ dy: Int) -> PointStep {
+        let x = Float(dx), y = Float(dy)
+        switch self {
+        case .vignette(let amount, let inner, let outer, let cx, let cy, let scale):
+            return .vignette(amount: amount, inner: inner, outer: outer, cx: cx - x, cy: cy - y, scale: scale)
+        case .maskMix(.gradient(let fromX, let fromY, let toX, let toY), let invert, let amount):
+            return .maskMix(.gradient(fromX: fromX - x, fromY: fromY - y, toX: toX - x, toY: toY - y), invert: invert, amount: amount)
+        case .maskMix(.radial(let cx, let cy, let inner, let outer, let scale), let invert, let amount):
+            return .maskMix(.radial(cx: cx - x, cy: cy - y, inner: inner, outer: outer, scale: scale), invert: invert, amount: amount)
+        default:
+            return self
+        }
+    }
+
     /// A whole step list in double precision for the pixel at (x, y), masks included.
     public static func reference(_ p: SIMD3<Double>, steps: [PointStep], x: Int = 0, y: Int = 0) -> SIMD3<Double> {
         var value = p
@@ -320,6 +337,13 @@ public struct PointProgram: Sendable {
     public func laidOut(scaledBy fx: Double, _ fy: Double) -> PointProgram {
         guard body.contains(where: \.readsPosition) else { return self }
         return PointProgram(laidOut: self, body: body.map { $0.laidOut(scaledBy: fx, fy) })
+    }
+
+    /// The program on a window of its canvas whose top-left pixel is the canvas's (`dx`, `dy`)
+    /// (`PointStep.translated`); the tables stay as they are.
+    public func translated(by dx: Int, _ dy: Int) -> PointProgram {
+        guard body.contains(where: \.readsPosition) else { return self }
+        return PointProgram(laidOut: self, body: body.map { $0.translated(by: dx, dy) })
     }
 
     /// `program` with `body` in place of its own, the tables shared.

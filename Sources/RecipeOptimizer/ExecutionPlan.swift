@@ -63,6 +63,24 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
             }
         }
 
+        /// How far from an output pixel the stage reads its input, in pixels, and the grid its
+        /// blur lays blocks on (a decimated Gaussian's factor, else 1): a window of the image
+        /// that reaches this far past a region, its corner on the grid, gives the region the
+        /// pixels the whole image gives it. 0 for stages that read the pixel alone; nil for the
+        /// geometric ones, which move pixels.
+        public var reach: (pixels: Int, grid: Int)? {
+            switch self {
+            case .blur(let sigma, let kernel, _), .unsharp(let sigma, let kernel, _, _, _, _),
+                 .shadowsHighlights(_, _, let sigma, let kernel, _):
+                // A decimated blur: its coarse taps (3.72 σ) and the block and the interpolation
+                // cell on either side of them.
+                if let d = DecimatedGaussian.factor(sigma: sigma, kernel: kernel) { return (Int((4 * sigma).rounded(.up)) + 3 * d, d) }
+                return (GaussianBlur.taps(sigma: sigma, kernel: kernel).count / 2, 1)
+            case .geometric: return nil
+            case .keep, .resume, .blend: return (0, 1)
+            }
+        }
+
         /// Whether the stage makes pixels (rather than routing images).
         public var isPixelStage: Bool {
             switch self {

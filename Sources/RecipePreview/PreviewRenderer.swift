@@ -92,40 +92,54 @@ package struct PreviewRenderer: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    package func render(_ request: PreviewRequest, text: String, photo: CachedPhoto, cancel: CancelFlag) -> PreviewResult {
-        let started = Self.now()
-        var planned: PlannedRender?
+    /// What a request renders: the plan (nil: the photo as it is), how a region is rendered, and
+    /// the size of the full render; or why it cannot render.
+    package enum Prepared {
+        case ready(plan: PlannedRender?, note: String?, full: (width: Int, height: Int))
+        case stopped(PreviewResult)
+    }
+
+    /// Checks and plans `request` as `recipe render` would (a region: `cut`).
+    package func prepare(_ request: PreviewRequest, text: String, photo: CachedPhoto) -> Prepared {
         var note: String?
         var full = photo.info.uprightSize
+        guard request.recipe else { return .ready(plan: nil, note: nil, full: full) }
         do {
-            if request.recipe {
-                var checked = check(text, overrides: request.overrides, photo: photo)
-                guard !checked.hasErrors, checked.graph != nil else { return .diagnostics(Self.diagnosticsText(checked)) }
-                if !request.disabled.isEmpty || request.upTo != nil {
-                    var edited = try Sidecar(editing: text, path: recipePath)
-                    for stage in request.disabled.sorted() where stage <= edited.checked.stages.count {
-                        try edited.setEnabled(false, stage: stage)
-                    }
-                    if let upTo = request.upTo { try edited.keepFirst(upTo) }
-                    checked = check(edited.text, overrides: request.overrides, photo: photo)
-                    guard !checked.hasErrors else { return .failed(Self.diagnosticsText(checked)) }
+            var checked = check(text, overrides: request.overrides, photo: photo)
+            guard !checked.hasErrors, checked.graph != nil else { return .stopped(.diagnostics(Self.diagnosticsText(checked))) }
+            if !request.disabled.isEmpty || request.upTo != nil {
+                var edited = try Sidecar(editing: text, path: recipePath)
+                for stage in request.disabled.sorted() where stage <= edited.checked.stages.count {
+                    try edited.setEnabled(false, stage: stage)
                 }
-                let size = checked.graph!.nodes[checked.graph!.output].size
-                full = (size.width, size.height)
-                let geometry = PhotoGeometry(photo.info, supported: photo.supportedScaleDenominators)
-                var plan = try RecipePlanning.plan(checked.graph!, output: checked.output, recipe: recipePath, photo: photo.path,
-                                                   info: photo.info, geometry: geometry, size: request.region == nil ? request.size : .full,
-                                                   fuse: true)
-                if let region = request.region {
-                    note = try Self.cut(&plan, to: region, photo: photo.info.uprightSize, output: full)
-                }
-                planned = plan
+                if let upTo = request.upTo { try edited.keepFirst(upTo) }
+                checked = check(edited.text, overrides: request.overrides, photo: photo)
+                guard !checked.hasErrors else { return .stopped(.failed(Self.diagnosticsText(checked))) }
             }
+            let size = checked.graph!.nodes[checked.graph!.output].size
+            full = (size.width, size.height)
+            let geometry = PhotoGeometry(photo.info, supported: photo.supportedScaleDenominators)
+            var plan = try RecipePlanning.plan(checked.graph!, output: checked.output, recipe: recipePath, photo: photo.path,
+                                               info: photo.info, geometry: geometry, size: request.region == nil ? request.size : .full,
+                                               fuse: true)
+            if let region = request.region {
+                note = try Self.cut(&plan, to: region, photo: photo.info.uprightSize, output: full)
+            }
+            return .ready(plan: plan, note: note, full: full)
         } catch let error as SidecarEditError {
             let lines = error.diagnostics.map { DiagnosticPrinter.render($0, source: error.file) }
-            return .failed(([error.what + " would break the recipe:"] + lines).joined(separator: "\n"))
+            return .stopped(.failed(([error.what + " would break the recipe:"] + lines).joined(separator: "\n")))
         } catch {
-            return .failed("\(error)")
+            return .stopped(.failed("\(error)"))
+        }
+    }
+
+    package func render(_ request: PreviewRequest, text: String, photo: CachedPhoto, cancel: CancelFlag) -> PreviewResult {
+        let started = Self.now()
+        let (planned, note, full): (PlannedRender?, String?, (width: Int, height: Int))
+        switch prepare(request, text: text, photo: photo) {
+        case .stopped(let result): return result
+        case .ready(let plan, let n, let f): (planned, note, full) = (plan, n, f)
         }
         let output = scratch + "/render-\(Self.counter.wrappingAdd(1, ordering: .relaxed).newValue).jpg"
         var job = RenderJob(input: photo.path, output: output, size: request.region == nil ? request.size : .full)
@@ -146,26 +160,46 @@ package struct PreviewRenderer: Sendable {
         }
     }
 
-    /// Makes a full-size plan render only `region`. When every stage is a point pass that reads no
-    /// pixel position, the crop goes first and the recipe runs on the region alone (the decoder
-    /// still reads the whole photo: a JPEG is decoded row by row); otherwise the full render is cut
-    /// at the end, since a blur, a vignette or a geometric stage needs the pixels around it.
+    /// Makes a full-size plan render only `region` and the pixels its stages read around it.
+    /// When no stage moves pixels (no crop, rotation, straighten or resize), the recipe runs on a
+    /// window of the photo: the region and, around it, the reach of its blurs and local stages
+    /// added up (`Barrier.reach`), its corner on the grid of their decimated blurs, positional
+    /// steps (vignette, gradient and radial masks) moved by the window's corner. Each pixel of
+    /// the region then gets what the full render gives it. A geometric stage, or a window that is
+    /// the whole photo, renders the whole photo at full size and cuts the region out.
     static func cut(_ plan: inout PlannedRender, to region: Region, photo: (width: Int, height: Int),
                     output: (width: Int, height: Int)) throws -> String {
-        let pointOnly = plan.stages.allSatisfy {
-            if case .point(let programs) = $0 { return !programs.contains { $0.steps.contains(where: \.readsPosition) } }
-            return false
-        }
-        if pointOnly, plan.finalSize == nil, let r = region.clamped(width: photo.width, height: photo.height) {
-            plan.stages.insert(.barrier(.geometric(.crop(x: r.x, y: r.y, width: r.width, height: r.height), origin: "preview region")), at: 0)
-            return "the recipe ran on these \(r.width)x\(r.height) pixels only (crop first: it has only point stages)"
-        }
         guard let r = region.clamped(width: output.width, height: output.height) else {
             throw ImageError(.refused, path: "region", "lies outside the \(output.width)x\(output.height) render")
         }
-        plan.stages.append(.barrier(.geometric(.crop(x: r.x, y: r.y, width: r.width, height: r.height), origin: "preview region")))
-        return "the whole photo was rendered at full size and cut (the recipe has stages that read neighbours, positions or move pixels)"
+        func crop(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> RenderStage {
+            .barrier(.geometric(.crop(x: x, y: y, width: w, height: h), origin: "preview region"))
+        }
+        var reach = 0, grid = 1, windowed = plan.finalSize == nil && output == photo
+            && plan.sourceSize.map { $0 == photo } ?? true
+        for case .barrier(let barrier) in plan.stages {
+            guard let n = barrier.reach else { windowed = false; break }
+            reach += n.pixels
+            grid = grid / Self.gcd(grid, n.grid) * n.grid
+        }
+        let x0 = max(0, r.x - reach) / grid * grid, y0 = max(0, r.y - reach) / grid * grid
+        let x1 = min(photo.width, r.x + r.width + reach), y1 = min(photo.height, r.y + r.height + reach)
+        guard windowed, (x0, y0, x1, y1) != (0, 0, photo.width, photo.height) else {
+            plan.stages.append(crop(r.x, r.y, r.width, r.height))
+            return windowed ? "the whole photo was rendered at full size and cut (the region's neighbourhood is all of it)"
+                : "the whole photo was rendered at full size and cut (the recipe has stages that move pixels)"
+        }
+        plan.stages = [crop(x0, y0, x1 - x0, y1 - y0)]
+            + plan.stages.map { stage in
+                guard case .point(let programs) = stage else { return stage }
+                return .point(programs.map { $0.translated(by: x0, y0) })
+            }
+            + [crop(r.x - x0, r.y - y0, r.width, r.height)]
+        return reach == 0 ? "the recipe ran on these \(r.width)x\(r.height) pixels only"
+            : "the recipe ran on the \(x1 - x0)x\(y1 - y0) pixels around them (its stages read up to \(reach) px away)"
     }
+
+    private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
 
     /// Milliseconds on the monotonic clock.
     package static func now() -> Double {

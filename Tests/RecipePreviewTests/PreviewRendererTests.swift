@@ -1,4 +1,6 @@
 import Foundation
+import RecipeCodecs
+import RecipeCore
 import RecipeSession
 import Testing
 import TestSupport
@@ -99,8 +101,80 @@ struct PreviewRendererTests {
             return
         }
         #expect(a.width == 100 && a.height == 50, "clamped to the photo")
-        #expect(a.note?.contains("crop first") == true)
+        #expect(a.note?.contains("pixels only") == true)
         #expect(b.width == 100 && b.height == 50)
-        #expect(b.note?.contains("rendered at full size and cut") == true)
+        #expect(b.note?.contains("pixels only") == true, "a vignette is moved with the region, not rendered in full")
+        let turned = recipeText + "  - rotate: 90\n"
+        request.region = Region(x: 100, y: 100, width: 300, height: 50)
+        guard case .image(let c) = renderer.render(request, text: turned, photo: photo, cancel: CancelFlag()) else {
+            Issue.record("no image")
+            return
+        }
+        #expect(c.note?.contains("rendered at full size and cut") == true)
+    }
+
+    /// The 1:1 view renders a window around the region, not the photo: every bundled recipe
+    /// whose stages do not move pixels (blurs, shadows-highlights, clarity, sharpen, vignettes,
+    /// gradient masks, blends) gives the region the pixels the full render gives it. Both
+    /// renders are written as PNG, so only the window can make them differ.
+    @Test("a region renders only the window its stages read, and matches the full render there")
+    func regionWindowMatchesFullRender() throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        let region = Region(x: 1100, y: 700, width: 260, height: 180)
+        var windowed = 0
+        let recipes = try FileManager.default.contentsOfDirectory(atPath: TestPaths.recipes.path)
+            .filter { $0.hasSuffix(".recipe.yaml") }.sorted()
+        for name in recipes {
+            let path = TestPaths.recipes.appendingPathComponent(name).path
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            let renderer = PreviewRenderer(recipePath: path, scratch: f.folder.path)
+            var request = PreviewRequest(size: .full)
+            guard case .ready(let fullPlan?, _, let size) = renderer.prepare(request, text: text, photo: f.photo) else {
+                Issue.record("\(name): not planned")
+                continue
+            }
+            request.region = region
+            guard size.width >= region.x + region.width && size.height >= region.y + region.height else { continue }
+            guard case .ready(let regionPlan?, let note?, _) = renderer.prepare(request, text: text, photo: f.photo) else {
+                Issue.record("\(name): region not planned")
+                continue
+            }
+            guard note.contains("around them") || note.contains("pixels only") else {
+                #expect(note.contains("move pixels"), "\(name): \(note)")
+                continue
+            }
+            windowed += 1
+            let whole = try Self.render(fullPlan, photo: f.photoPath, to: f.folder.appendingPathComponent("\(name)-full.png").path)
+            let part = try Self.render(regionPlan, photo: f.photoPath, to: f.folder.appendingPathComponent("\(name)-region.png").path)
+            #expect(part.width == region.width && part.height == region.height)
+            var largest = 0
+            for y in 0..<region.height {
+                for x in 0..<(3 * region.width) {
+                    let a = Int(part.samples[(y * region.width) * 3 + x])
+                    let b = Int(whole.samples[((region.y + y) * whole.width + region.x) * 3 + x])
+                    largest = max(largest, abs(a - b))
+                }
+            }
+            // A decimated blur's clamp at the window's edge reaches the region through tails
+            // below 1e-4 of the weight: a code at most.
+            #expect(largest <= 1, "\(name): the region differs from the full render by \(largest) codes (\(note))")
+        }
+        #expect(windowed >= 5, "the bundled recipes without geometry render windows (\(windowed))")
+    }
+
+    /// Renders `plan` of `photo` to the PNG `path`, and reads its pixels back.
+    static func render(_ plan: PlannedRender, photo: String, to path: String) throws -> (width: Int, height: Int, samples: [UInt8]) {
+        var job = RenderJob(input: photo, output: path, size: .full)
+        job.take(plan)
+        _ = try job.run()
+        let decoder = try ImageDecoders.open(path)
+        try decoder.start(scaleDenominator: 1)
+        let strip = PixelBuffer(width: decoder.width, rowCapacity: 16, format: decoder.format)
+        var samples: [UInt8] = []
+        while try decoder.readRows(into: strip) > 0 {
+            for r in 0..<strip.rowCount { samples += strip.samples(r, as: UInt8.self).prefix(3 * decoder.width) }
+        }
+        return (decoder.width, decoder.height, samples)
     }
 }

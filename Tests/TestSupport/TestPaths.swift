@@ -17,6 +17,8 @@ public enum TestPaths {
 
     /// Bundled sample photos (used by the demo too).
     public static let samples = packageRoot.appendingPathComponent("Recipes/photos")
+    /// The bundled recipes.
+    public static let recipes = packageRoot.appendingPathComponent("Recipes")
 
     /// ../shared/corpus when it exists (a developer checkout or CI); nil in a bare clone.
     public static let corpus: URL? = {
