@@ -704,6 +704,15 @@ public struct PointProgram: Sendable {
         typealias V = SIMD8<Float>
         let size = lut.size, top = Float(size - 1)
         let scale = top / (lut.domainMax - lut.domainMin)
+        if tetrahedral {
+            // In C: the corners as vectors (see rk_lut3d_tetrahedral), the same values.
+            var ends = (lut.domainMin.x, lut.domainMin.y, lut.domainMin.z, scale.x, scale.y, scale.z)
+            withUnsafeBytes(of: &ends) { e in
+                let f = e.bindMemory(to: Float.self).baseAddress!
+                rk_lut3d_tetrahedral(t, Int32(size), planes, Int32(tile), Int32(n), f, f + 3, amount)
+            }
+            return
+        }
         let (s0, s1, s2) = (V(repeating: scale.x), V(repeating: scale.y), V(repeating: scale.z))
         let (m0, m1, m2) = (V(repeating: lut.domainMin.x), V(repeating: lut.domainMin.y), V(repeating: lut.domainMin.z))
         let last = V(repeating: Float(size - 2))

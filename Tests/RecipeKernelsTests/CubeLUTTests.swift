@@ -69,10 +69,13 @@ struct CubeLUTTests {
         }
         #expect(worst < 1e-5, "worst \(worst)")
         // A NaN (an op's 0/0 upstream) reads the table's first cell instead of memory outside it.
-        var nr: [Float] = [.nan], ng: [Float] = [0.5], nb: [Float] = [0.5]
-        PointProgram(steps: [.lut(lut, tetrahedral: tetrahedral, amount: 1)]).apply(r: &nr, g: &ng, b: &nb, count: 1)
+        // Nine of them: eight lanes of the vector loop and the scalar one after it.
+        var nr = [Float](repeating: .nan, count: 9), ng = [Float](repeating: 0.5, count: 9), nb = ng
+        PointProgram(steps: [.lut(lut, tetrahedral: tetrahedral, amount: 1)]).apply(r: &nr, g: &ng, b: &nb, count: 9)
         let first = lut.lookup(SIMD3(-0.1, 0.5, 0.5), tetrahedral: tetrahedral)
-        #expect(abs(Double(ng[0]) - first.y) < 1e-5 && abs(Double(nb[0]) - first.z) < 1e-5, "\(ng[0]) \(nb[0]) against \(first)")
+        for i in 0..<9 {
+            #expect(abs(Double(ng[i]) - first.y) < 1e-5 && abs(Double(nb[i]) - first.z) < 1e-5, "\(i): \(ng[i]) \(nb[i]) against \(first)")
+        }
     }
 
     @Test("Resolve's 1D shaper runs before the 3D table, each over its input range")

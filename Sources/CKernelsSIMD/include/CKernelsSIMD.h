@@ -38,4 +38,10 @@ void rk_u8_store(const float *planes, int tile, int count, const uint8_t *table,
  * row-major 3×4 (the 4th column the bias). */
 void rk_matrix_planes(float *planes, int tile, int count, const float *m);
 
+/* A 3D .cube table (`size`³ RGB entries, red fastest) over `count` pixels of three planes `tile`
+ * floats apart, tetrahedral, mixed with the input by `amount`: PointProgram.lookup3D's values.
+ * `domain_min` and `scale` (3 each): a value's table coordinate is (v − min)·scale. */
+void rk_lut3d_tetrahedral(const float *table, int size, float *planes, int tile, int count, const float *domain_min,
+                          const float *scale, float amount);
+
 #endif
