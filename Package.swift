@@ -62,7 +62,7 @@ let package = Package(
         .target(
             name: "RecipeCodecs",
             dependencies: ["RecipeCore", "RecipeKernels", "CJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CTIFF", "CWebP", "CHeif", "CHeifLoader"]),
-        .target(name: "RecipeRender", dependencies: ["RecipeCore", "RecipeKernels"]),
+        .target(name: "RecipeRender", dependencies: ["RecipeCore", "RecipeKernels", "CKernelsSIMD"]),
         // Colour management: ICC profiles, lcms2 transforms, matrix-shaper constants for the kernels.
         .target(name: "RecipeColor", dependencies: ["RecipeCore", "CLCMS2"], exclude: ["README.md"]),
         .target(name: "RecipeOps", dependencies: ["RecipeCore", "RecipeKernels"]),

@@ -424,3 +424,41 @@ void rk_lut3d_tetrahedral(const float *table, int size, float *planes, int tile,
 #endif
     rk_lut3d_scalar(table, size, planes + done, tile, count - done, domain_min, scale, amount);
 }
+
+/* ---- Planes <-> interleaved float RGB ---------------------------------------------------------
+ * Plain loops the compiler turns into shuffles (Swift wrote a SIMD8's lanes out one by one: the
+ * unsharp mask's and shadows-highlights' rows spent more on that than on their arithmetic). */
+#define RK_INTERLEAVE_BODY                                                                          \
+    for (int i = 0; i < count; i++) {                                                               \
+        out[3 * i] = r[i];                                                                          \
+        out[3 * i + 1] = g[i];                                                                      \
+        out[3 * i + 2] = b[i];                                                                      \
+    }
+#define RK_DEINTERLEAVE_BODY                                                                        \
+    for (int i = 0; i < count; i++) {                                                               \
+        r[i] = in[3 * i];                                                                           \
+        g[i] = in[3 * i + 1];                                                                       \
+        b[i] = in[3 * i + 2];                                                                       \
+    }
+static void rk_interleave_plain(const float *r, const float *g, const float *b, float *out, int count) { RK_INTERLEAVE_BODY }
+static void rk_deinterleave_plain(const float *in, float *r, float *g, float *b, int count) { RK_DEINTERLEAVE_BODY }
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2")))
+static void rk_interleave_avx2(const float *r, const float *g, const float *b, float *out, int count) { RK_INTERLEAVE_BODY }
+__attribute__((target("avx2")))
+static void rk_deinterleave_avx2(const float *in, float *r, float *g, float *b, int count) { RK_DEINTERLEAVE_BODY }
+#endif
+
+void rk_interleave3f(const float *r, const float *g, const float *b, float *out, int count) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (__builtin_cpu_supports("avx2")) { rk_interleave_avx2(r, g, b, out, count); return; }
+#endif
+    rk_interleave_plain(r, g, b, out, count);
+}
+
+void rk_deinterleave3f(const float *in, float *r, float *g, float *b, int count) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (__builtin_cpu_supports("avx2")) { rk_deinterleave_avx2(in, r, g, b, count); return; }
+#endif
+    rk_deinterleave_plain(in, r, g, b, count);
+}

@@ -1,4 +1,6 @@
+import CKernelsSIMD
 import RecipeCore
+
 /// Moves RGB rows between interleaved samples (8-bit, 16-bit or float) and three float planes:
 /// integers scaled to 0…1 and back (clamped, rounded), floats as they are.
 ///
@@ -20,7 +22,7 @@ public enum PixelRows {
         switch type {
         case .uint8: split(row.assumingMemoryBound(to: UInt8.self)) { Float($0) * (1 / 255) }
         case .uint16: split(row.assumingMemoryBound(to: UInt16.self)) { Float($0) * (1 / 65535) }
-        case .float32: split(row.assumingMemoryBound(to: Float.self)) { $0 }
+        case .float32: rk_deinterleave3f(row.assumingMemoryBound(to: Float.self), r, g, b, Int32(count))
         }
     }
 
@@ -37,7 +39,7 @@ public enum PixelRows {
         switch type {
         case .uint8: merge(row.assumingMemoryBound(to: UInt8.self), SampleConversion.quantize8)
         case .uint16: merge(row.assumingMemoryBound(to: UInt16.self), SampleConversion.quantize16)
-        case .float32: merge(row.assumingMemoryBound(to: Float.self)) { $0 }
+        case .float32: rk_interleave3f(r, g, b, row.assumingMemoryBound(to: Float.self), Int32(count))
         }
     }
 }

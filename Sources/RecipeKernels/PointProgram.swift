@@ -425,12 +425,7 @@ public struct PointProgram: Sendable {
                     b[i] = Float(px[3 * i + 2]) * k
                 }
             case .float32:
-                let px = input.assumingMemoryBound(to: Float.self) + 3 * start
-                for i in 0..<n {
-                    r[i] = px[3 * i]
-                    g[i] = px[3 * i + 1]
-                    b[i] = px[3 * i + 2]
-                }
+                rk_deinterleave3f(input.assumingMemoryBound(to: Float.self) + 3 * start, r, g, b, Int32(n))
             }
             headReady?.apply(planes, count: n, tile: Self.tile)
             Self.runBody(body, planes, n, x: start, y: y)
@@ -446,12 +441,7 @@ public struct PointProgram: Sendable {
                     px[3 * i + 2] = SampleConversion.quantize16(b[i])
                 }
             case .float32:
-                let px = output.assumingMemoryBound(to: Float.self) + 3 * start
-                for i in 0..<n {
-                    px[3 * i] = r[i]
-                    px[3 * i + 1] = g[i]
-                    px[3 * i + 2] = b[i]
-                }
+                rk_interleave3f(r, g, b, output.assumingMemoryBound(to: Float.self) + 3 * start, Int32(n))
             }
             start += n
         }

@@ -1,3 +1,5 @@
+import CKernelsSIMD
+
 /// The per-pixel half of an unsharp mask (ImageMagick's -unsharp): each encoded value v becomes
 /// v + amount·(v − blurred) where |2·(v − blurred)| reaches `threshold`, else stays v; with
 /// `luma`, the difference of the lumas on every channel. The blur itself is `GaussianBlur` or
@@ -23,6 +25,11 @@ public enum UnsharpMask {
             v.replacing(with: v + amount * d, where: .!(FastMath.abs(2 * d) .< limit))
         }
         let groups = width / 8
+        // The results go to planes, interleaved in C at the end (a SIMD8's lanes written out one
+        // by one cost more than the arithmetic).
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: max(1, 3 * groups * 8)) { scratch in
+        let planes = scratch.baseAddress!, span = groups * 8
+        @inline(__always) func store(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: V.self) }
         for group in 0..<groups {
             let x = group * 8
             let r = load(original + x), g = load(original + width + x), b = load(original + 2 * width + x)
@@ -34,11 +41,11 @@ public enum UnsharpMask {
                 (sr, sg, sb) = (sharpen(r, r - load(blurred + x)), sharpen(g, g - load(blurred + width + x)),
                                 sharpen(b, b - load(blurred + 2 * width + x)))
             }
-            for k in 0..<8 {
-                out[3 * (x + k)] = sr[k]
-                out[3 * (x + k) + 1] = sg[k]
-                out[3 * (x + k) + 2] = sb[k]
-            }
+            store(sr, planes + x)
+            store(sg, planes + span + x)
+            store(sb, planes + 2 * span + x)
+        }
+        rk_interleave3f(planes, planes + span, planes + 2 * span, out, Int32(span))
         }
         reference(original: original, blurred: blurred, width: width, amount: amount, threshold: threshold, luma: luma,
                   into: out, from: groups * 8)

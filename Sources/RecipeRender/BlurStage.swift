@@ -1,3 +1,4 @@
+import CKernelsSIMD
 import RecipeCore
 import RecipeKernels
 #if canImport(Glibc)
@@ -278,17 +279,23 @@ public final class BlurStage: RowSource {
             let v = original!
             typealias V = SIMD8<Float>
             @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
-            var x = 0
-            while x + 8 <= width {
-                let g = ShadowsHighlights.gain(load(line + x), shadows: shadows, highlights: highlights)
-                let (r, gg, b) = (load(v + x) * g, load(v + width + x) * g, load(v + 2 * width + x) * g)
-                for k in 0..<8 {
-                    out[3 * (x + k)] = r[k]
-                    out[3 * (x + k) + 1] = gg[k]
-                    out[3 * (x + k) + 2] = b[k]
+            // Planes first, interleaved in C (a SIMD8's lanes written out one by one cost more
+            // than the gains).
+            let span = width / 8 * 8
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: max(1, 3 * span)) { scratch in
+                let planes = scratch.baseAddress!
+                @inline(__always) func store(_ value: V, _ p: UnsafeMutablePointer<Float>) {
+                    UnsafeMutableRawPointer(p).storeBytes(of: value, as: V.self)
                 }
-                x += 8
+                for x in stride(from: 0, to: span, by: 8) {
+                    let g = ShadowsHighlights.gain(load(line + x), shadows: shadows, highlights: highlights)
+                    store(load(v + x) * g, planes + x)
+                    store(load(v + width + x) * g, planes + span + x)
+                    store(load(v + 2 * width + x) * g, planes + 2 * span + x)
+                }
+                rk_interleave3f(planes, planes + span, planes + 2 * span, out, Int32(span))
             }
+            let x = span
             guard x < width else { return }
             // The last few pixels: the same gains, from a vector filled as far as the row goes.
             var yb = SIMD8<Float>()

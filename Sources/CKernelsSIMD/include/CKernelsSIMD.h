@@ -44,4 +44,8 @@ void rk_matrix_planes(float *planes, int tile, int count, const float *m);
 void rk_lut3d_tetrahedral(const float *table, int size, float *planes, int tile, int count, const float *domain_min,
                           const float *scale, float amount);
 
+/* Three planes of `count` floats into `count` interleaved RGB pixels, and back. */
+void rk_interleave3f(const float *r, const float *g, const float *b, float *out, int count);
+void rk_deinterleave3f(const float *in, float *r, float *g, float *b, int count);
+
 #endif
