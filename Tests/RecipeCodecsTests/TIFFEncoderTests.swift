@@ -54,6 +54,46 @@ struct TIFFEncoderTests {
         testNote("TIFF encoder: \(count) files read back identical by vips (8- and 16-bit gray, gray+alpha, RGB, RGBA × none, LZW, Deflate)")
     }
 
+    /// A JPEG's IPTC (APP13: Photoshop's image resources, the IIM records in resource 0x0404)
+    /// goes into a TIFF as Photoshop does it: the resources in tag 34377, the records alone in
+    /// RichTIFFIPTC (33723) padded to whole words. The file is read back raw, not by our decoder,
+    /// and then by our decoder, whose APP13 is the JPEG's again; a TIFF with RichTIFFIPTC alone (as
+    /// libvips writes) gives the same records.
+    @Test("IPTC is carried into TIFF (Photoshop and RichTIFFIPTC tags) and back")
+    func iptcCarried() throws {
+        let folder = TestPaths.temporaryDirectory("tiff-iptc")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let app13 = try #require(try JPEGDecoder(path: TestPaths.fixture("jpeg/pil_iptc.jpg")).info.metadata.iptc)
+        let resources = try #require(PhotoshopResources.resources(fromAPP13: app13))
+        let iim = try #require(PhotoshopResources.iim(in: resources))
+        #expect(iim.first == 0x1C && PhotoshopResources.iimLength(iim) == iim.count, "the fixture's resource 0x0404 is IIM records")
+        var meta = ImageMetadata()
+        meta.iptc = app13
+        let image = NetpbmImage(width: 5, height: 3, channels: 3, maxValue: 255, samples: (0..<45).map { $0 * 5 })
+        let out = folder.appendingPathComponent("iptc.tif").path
+        let encoder = try encodeTIFF(image, to: out, metadata: meta.prepared(forOutputWidth: 5, height: 3))
+        #expect(encoder.warnings.isEmpty, "\(encoder.warnings)")
+        let file = IFDReader(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: out))))
+        let entries = file.entries(at: file.firstIFD)
+        #expect(entries.first { $0.tag == 34377 }?.value == resources, "tag 34377 holds the resources")
+        let rich = try #require(entries.first { $0.tag == 33723 }, "tag 33723 is there")
+        #expect(rich.value.count % 4 == 0 && Array(rich.value.prefix(iim.count)) == iim && rich.value.dropFirst(iim.count).allSatisfy { $0 == 0 })
+        let (_, decoder) = try decodeTIFF(out)
+        #expect(decoder.info.metadata.iptc == app13, "read back as the JPEG's APP13")
+
+        // RichTIFFIPTC alone: the same file with tag 34377 renumbered to a private 34378 (the
+        // entries stay in order); the records come back as resource 0x0404.
+        var bytes = file.bytes
+        let count = file.u16(file.firstIFD)
+        let entry = try #require((0..<count).map { file.firstIFD + 2 + 12 * $0 }.first { file.u16($0) == 34377 })
+        bytes[entry + (file.bigEndian ? 1 : 0)] = UInt8(34378 & 0xFF)
+        let recordsOnly = folder.appendingPathComponent("records-only.tif").path
+        try Data(bytes).write(to: URL(fileURLWithPath: recordsOnly))
+        let (_, second) = try decodeTIFF(recordsOnly)
+        let carried = try #require(second.info.metadata.iptc)
+        #expect(PhotoshopResources.resources(fromAPP13: carried).flatMap(PhotoshopResources.iim) == iim)
+    }
+
     @Test("EXIF IFDs are copied entry for entry, in the block's byte order; XMP and pixels survive")
     func exifCarried() throws {
         let folder = TestPaths.temporaryDirectory("tiff-exif")

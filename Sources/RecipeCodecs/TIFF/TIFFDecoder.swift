@@ -376,6 +376,13 @@ public final class TIFFDecoder: ImageDecoder {
         if let xmp = handle.bytes(TIFFTAG_XMLPACKET) {
             if let problem = XMP.problem(in: xmp) { warn("\(problem); XMP dropped") } else { meta.xmp = xmp }
         }
+        // IPTC: Photoshop's image resources as they are, else RichTIFFIPTC's records wrapped in one.
+        if let resources = handle.bytes(TIFFTAG_PHOTOSHOP) {
+            meta.iptc = PhotoshopResources.app13(resources: resources)
+        } else if let words = handle.bytes(TIFFTAG_RICHTIFFIPTC, unit: handle.unit(of: TIFFTAG_RICHTIFFIPTC)) {
+            let records = PhotoshopResources.iimLength(words)  // without the padding to whole words
+            if records > 0 { meta.iptc = PhotoshopResources.app13(iim: Array(words[..<records])) }
+        }
         meta.orientation = Orientation(exifValue: Int(handle.uint16(TIFFTAG_ORIENTATION, defaulted: true) ?? 1))
         meta.exif = readEXIF()
         return meta

@@ -117,6 +117,14 @@ public final class TIFFEncoder: RowSink {
         ok = ok && handle.set(TIFFTAG_ROWSPERSTRIP, UInt32(TIFFEncoder.rowsPerStrip(rowBytes: width * format.bytesPerPixel)))
         if let icc = m.icc { ok = ok && handle.set(TIFFTAG_ICCPROFILE, bytes: icc) }
         if let xmp = m.xmp { ok = ok && handle.set(TIFFTAG_XMLPACKET, bytes: xmp) }
+        // IPTC as Photoshop writes it into a TIFF: the image resources, and the IIM records alone.
+        if let iptc = m.iptc, let resources = PhotoshopResources.resources(fromAPP13: iptc) {
+            ok = ok && handle.set(TIFFTAG_PHOTOSHOP, bytes: resources)
+            if let iim = PhotoshopResources.iim(in: resources), !iim.isEmpty {
+                let words = PhotoshopResources.padded(iim: iim)
+                ok = ok && handle.set(TIFFTAG_RICHTIFFIPTC, bytes: words, unit: handle.unit(of: TIFFTAG_RICHTIFFIPTC))
+            }
+        }
         guard ok else { throw failure("libtiff refused a tag") }
     }
 

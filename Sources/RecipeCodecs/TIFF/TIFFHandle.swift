@@ -136,7 +136,15 @@ final class TIFFHandle {
     }
 
     /// A counted block of bytes (ICCProfile, XMLPacket: uint32 count, void* data).
-    func bytes(_ tag: Int32) -> [UInt8]? {
+    /// Bytes per counted value of a tag as this libtiff declares it (RichTIFFIPTC: LONG in old
+    /// versions, UNDEFINED since 4.0.10).
+    func unit(of tag: Int32) -> Int {
+        guard let field = TIFFFieldWithTag(tif, UInt32(tag)) else { return 1 }
+        return TIFFFieldDataType(field) == TIFF_LONG ? 4 : 1
+    }
+
+    /// A counted block of a tag (`unit` bytes per counted value: see `unit(of:)`).
+    func bytes(_ tag: Int32, unit: Int = 1) -> [UInt8]? {
         guard let tif else { return nil }
         var count: UInt32 = 0
         var data: UnsafeMutableRawPointer? = nil
@@ -144,7 +152,7 @@ final class TIFFHandle {
             withUnsafeMutablePointer(to: &data) { pd in withVaList([pc, pd]) { TIFFVGetField(tif, UInt32(tag), $0) } }
         }
         guard ok == 1, let data, count > 0 else { return nil }
-        return Array(UnsafeRawBufferPointer(start: data, count: Int(count)))
+        return Array(UnsafeRawBufferPointer(start: data, count: Int(count) * unit))
     }
 
     /// The three colour-map arrays, each `1 << bitsPerSample` entries long.
@@ -169,12 +177,13 @@ final class TIFFHandle {
         return withVaList(values) { TIFFVSetField(tif, UInt32(tag), $0) } == 1
     }
 
-    /// Sets a counted block of bytes (ICCProfile, XMLPacket).
+    /// Sets a counted block of bytes (ICCProfile, XMLPacket; `unit` bytes per counted value, as
+    /// `unit(of:)` says, `bytes` a whole number of them).
     @discardableResult
-    func set(_ tag: Int32, bytes: [UInt8]) -> Bool {
-        guard let tif, !bytes.isEmpty else { return false }
+    func set(_ tag: Int32, bytes: [UInt8], unit: Int = 1) -> Bool {
+        guard let tif, !bytes.isEmpty, bytes.count % unit == 0 else { return false }
         return bytes.withUnsafeBufferPointer { p in
-            withVaList([UInt32(p.count), OpaquePointer(p.baseAddress!)]) { TIFFVSetField(tif, UInt32(tag), $0) }
+            withVaList([UInt32(p.count / unit), OpaquePointer(p.baseAddress!)]) { TIFFVSetField(tif, UInt32(tag), $0) }
         } == 1
     }
 
