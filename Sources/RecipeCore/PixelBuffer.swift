@@ -21,8 +21,17 @@ public final class PixelBuffer: @unchecked Sendable {
     public var rowCount: Int
     /// Image row index of row 0 of this buffer.
     public var originY: Int
-    /// Start of row 0.
-    public let baseAddress: UnsafeMutableRawPointer
+    /// Start of row 0 (it changes only in `exchangeStorage`: read it when you use it).
+    public private(set) var baseAddress: UnsafeMutableRawPointer
+
+    /// Trades pixel storage with `other`, of the same width, capacity and format (false, and
+    /// nothing traded, otherwise): a full strip handed from one thread to the next moves
+    /// instead of being copied. Row counts and origins stay with each buffer.
+    public func exchangeStorage(with other: PixelBuffer) -> Bool {
+        guard other !== self, other.width == width, other.rowCapacity == rowCapacity, other.format == format else { return false }
+        swap(&baseAddress, &other.baseAddress)
+        return true
+    }
 
     /// Bytes of one row's pixels (without padding).
     public var rowBytes: Int { width * format.bytesPerPixel }

@@ -61,7 +61,7 @@ public final class PrefetchStep: RowSource {
     public var format: PixelFormat { source.format }
 
     private let source: RowSource
-    private let stripRows: Int
+    private var stripRows: Int
     private var channel: StripChannel?
     private var producer: WorkerThread?
     private var current: PixelBuffer?
@@ -115,6 +115,9 @@ public final class PrefetchStep: RowSource {
     }
 
     public func readRows(into buffer: PixelBuffer) throws -> Int {
+        // The strips take the reader's shape before the producer starts, so that whole strips
+        // can move into the reader's buffer (see below) instead of being copied.
+        if channel == nil, buffer.width == width, buffer.format == format { stripRows = buffer.rowCapacity }
         var filled = 0
         while filled < buffer.rowCapacity {
             if current == nil || currentNext >= current!.rowCount {
@@ -124,6 +127,14 @@ public final class PrefetchStep: RowSource {
                 currentNext = 0
             }
             let strip = current!
+            // A whole strip of the buffer's own shape moves into it: no copy.
+            if filled == 0, currentNext == 0, strip.rowCount == buffer.rowCapacity, buffer.exchangeStorage(with: strip) {
+                buffer.originY = strip.originY
+                buffer.rowCount = strip.rowCount
+                recycle(strip)
+                current = nil
+                return buffer.rowCount
+            }
             let n = min(buffer.rowCapacity - filled, strip.rowCount - currentNext)
             if filled == 0 { buffer.originY = strip.originY + currentNext }
             for i in 0..<n { buffer.row(filled + i).copyMemory(from: strip.row(currentNext + i), byteCount: buffer.rowBytes) }
