@@ -115,9 +115,23 @@ public struct ChannelTables: Sendable {
     /// values off the table come back flagged and go through the steps here.
     public func apply(_ planes: UnsafeMutablePointer<Float>, count: Int, tile: Int) {
         guard count > 0 else { return }
+        // A grey tile (the three planes the same bits: after a black-and-white mix, or a grey
+        // photo) through tables that treat the channels alike: one plane looked up, copied to
+        // the others. The check stops at the first difference, so colour costs nothing.
+        let bytes = count * MemoryLayout<Float>.stride
+        if channelStride == 0, memcmp(planes, planes + tile, bytes) == 0, memcmp(planes, planes + 2 * tile, bytes) == 0 {
+            apply(planes, count: count, tile: tile, channels: 1)
+            (planes + tile).update(from: planes, count: count)
+            (planes + 2 * tile).update(from: planes, count: count)
+            return
+        }
+        apply(planes, count: count, tile: tile, channels: 3)
+    }
+
+    private func apply(_ planes: UnsafeMutablePointer<Float>, count: Int, tile: Int, channels: Int) {
         table.withUnsafeBufferPointer { t in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { outside in
-                for c in 0..<3 {
+                for c in 0..<channels {
                     let base = t.baseAddress! + c * channelStride
                     let plane = planes + c * tile
                     let left = rk_channel_table_apply(base, Int32(Self.entries), plane, Int32(count), outside.baseAddress!)
