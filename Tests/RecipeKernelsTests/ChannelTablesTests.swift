@@ -56,4 +56,20 @@ struct ChannelTablesTests {
         testNote("channel tables \(name): worst error \(worst)")
         #expect(worst <= (smooth ? 2e-6 : 5e-5), "\(name): \(worst)")
     }
+    @Test("a grey tile is looked up once and copied: the same values as a colour tile's, on every plane")
+    func greyTile() {
+        let tables = ChannelTables(steps: [.toEncoded, .power(0.9)])
+        let tile = 64, count = 61
+        var grey = [Float](repeating: 0, count: 3 * tile), colour = grey
+        for i in 0..<count {
+            let v = Float(i) / 40 - 0.2  // below 0, across [0, 1] and above
+            grey[i] = v; grey[tile + i] = v; grey[2 * tile + i] = v
+            colour[i] = v; colour[tile + i] = v + 0.01; colour[2 * tile + i] = -v
+        }
+        grey.withUnsafeMutableBufferPointer { tables.apply($0.baseAddress!, count: count, tile: tile) }
+        colour.withUnsafeMutableBufferPointer { tables.apply($0.baseAddress!, count: count, tile: tile) }
+        #expect(Array(grey[0..<count]) == Array(colour[0..<count]), "plane 0 as the colour tile's")
+        #expect(Array(grey[tile..<(tile + count)]) == Array(grey[0..<count]) && Array(grey[(2 * tile)..<(2 * tile + count)]) == Array(grey[0..<count]))
+        #expect(grey[1] != 1 / 40 - 0.2, "the steps ran")
+    }
 }
