@@ -48,4 +48,9 @@ void rk_lut3d_tetrahedral(const float *table, int size, float *planes, int tile,
 void rk_interleave3f(const float *r, const float *g, const float *b, float *out, int count);
 void rk_deinterleave3f(const float *in, float *r, float *g, float *b, int count);
 
+/* out[i] = base[i] + opacity·(B(base[i], top[i]) − base[i]) for `count` samples (`out` may be
+ * `base`), B the W3C blend mode `mode`: 0 normal, 1 multiply, 2 screen, 3 overlay, 4 soft light.
+ * BlendMode.blendRow's floats. */
+void rk_blend_row(const float *base, const float *top, float *out, int count, int mode, float opacity);
+
 #endif
