@@ -95,6 +95,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.embedInCode("Resources/index.html"), .embedInCode("Resources/preview.js"), .embedInCode("Resources/preview.css")]),
+        // Option groups more than one executable declares: `--max-memory` (recipe, recipe-fuzz).
+        .target(
+            name: "RecipeOptions",
+            dependencies: ["RecipeSession", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // `recipe preview`'s command line, shared by `recipe` (which parses it and execs the server)
         // and `recipe-preview` (the server).
         .target(
@@ -104,7 +108,7 @@ let package = Package(
             name: "recipe",
             dependencies: [
                 "RecipeCore", "RecipeKernels", "RecipeCodecs", "RecipeRender", "RecipeOps", "RecipeLanguage", "RecipeOptimizer", "RecipeHistory",
-                "RecipeBatch", "RecipeColor", "RecipeSession", "RecipePreviewOptions",
+                "RecipeBatch", "RecipeColor", "RecipeSession", "RecipeOptions", "RecipePreviewOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The preview server, a second executable beside `recipe` (which execs it for `recipe preview`):
@@ -119,7 +123,8 @@ let package = Package(
         .executableTarget(
             name: "recipe-fuzz",
             dependencies: [
-                "RecipeCore", "RecipeOps", "RecipeLanguage", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RecipeCore", "RecipeKernels", "RecipeOps", "RecipeLanguage", "RecipeCodecs", "RecipeRender", "RecipeOptimizer",
+                "RecipeSession", "RecipeOptions", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "recipe-bench",
@@ -143,6 +148,7 @@ let package = Package(
         .testTarget(name: "RecipeHistoryTests", dependencies: ["RecipeHistory", "RecipeLanguage", "TestSupport"]),
         .testTarget(name: "RecipeBatchTests", dependencies: ["RecipeBatch", "TestSupport"]),
         .testTarget(name: "RecipePreviewTests", dependencies: ["RecipePreview", "RecipeSession", "RecipeCodecs", "RecipeCore", "TestSupport"]),
+        .testTarget(name: "RecipeSessionTests", dependencies: ["RecipeSession", "RecipeCore", "TestSupport"]),
         .testTarget(name: "recipeTests", dependencies: ["RecipeCodecs", "RecipeLanguage", "RecipeHistory", "RecipeBatch", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

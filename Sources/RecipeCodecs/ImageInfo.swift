@@ -137,6 +137,10 @@ public protocol ImageDecoder: RowSource {
     var supportedScaleDenominators: [Int] { get }
     /// Chooses the reduction and starts decoding; `width`/`height`/`format` are final afterwards.
     func start(scaleDenominator: Int) throws(ImageError)
+    /// What decoding holds at its peak besides the rows it hands out, from the header alone
+    /// (before `start`): a progressive JPEG's coefficients, a whole-image decode, the library's
+    /// working rows. For the memory estimate a render is checked against before decoding.
+    func decodingBytes(scaleDenominator: Int) -> Int
 }
 
 /// A decoder of files that may store CMYK (JPEG, TIFF): given a converter (the colour module's

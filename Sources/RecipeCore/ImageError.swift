@@ -21,6 +21,9 @@ public struct ImageError: Error, Sendable, CustomStringConvertible, Equatable {
         case writeFailed
         /// Refused because it would touch an original.
         case refused
+        /// Its render would need more memory than the budget allows (`--max-memory`); refused
+        /// before decoding.
+        case overBudget
     }
 
     public var kind: Kind

@@ -41,8 +41,7 @@ public final class PixelBuffer: @unchecked Sendable {
         self.width = width
         self.rowCapacity = rowCapacity
         self.format = format
-        let bytes = width * format.bytesPerPixel
-        self.rowStride = (bytes + 63) & ~63
+        self.rowStride = Self.rowStride(width: width, format: format)
         let (total, overflow) = rowStride.multipliedReportingOverflow(by: rowCapacity)
         precondition(!overflow, "pixel buffer size overflows")
         self.baseAddress = UnsafeMutableRawPointer.allocate(byteCount: max(total, 64), alignment: 64)
@@ -69,4 +68,13 @@ public final class PixelBuffer: @unchecked Sendable {
 
     /// Total bytes allocated.
     public var allocatedBytes: Int { rowStride * rowCapacity }
+
+    /// The distance between rows of `width` pixels: the row's bytes rounded up to 64.
+    public static func rowStride(width: Int, format: PixelFormat) -> Int { (width * format.bytesPerPixel + 63) & ~63 }
+
+    /// What a buffer of these dimensions allocates (its `allocatedBytes`), for memory estimates
+    /// made before any buffer exists.
+    public static func bytes(width: Int, rowCapacity: Int, format: PixelFormat) -> Int {
+        max(rowStride(width: width, format: format) * rowCapacity, 64)
+    }
 }

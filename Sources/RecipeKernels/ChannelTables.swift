@@ -62,6 +62,21 @@ public struct ChannelTables: Sendable {
     static let highest: Float = 16
     /// Entries per sign: f(0), the log-spaced nodes, and f(16).
     static let entries = 2 + perOctave * octaves
+    /// The bytes of one set's table when the channels differ (816 KiB; a third when alike).
+    public static let maximumBytes = 4 * 2 * 3 * 2 * entries
+
+    /// The bytes the tables of `steps` will take, before they are built (for memory estimates):
+    /// a third of `maximumBytes` when the steps treat the three channels alike at a few inputs
+    /// across the range (the full build compares every node; a difference only there costs the
+    /// estimate 544 KiB).
+    public static func bytes(for steps: [PointStep]) -> Int {
+        let probes: [Double] = [0, 1e-6, 0.003, 0.04, 0.2, 0.5, 0.73, 1, 3, 16, -0.05, -1]
+        let alike = probes.allSatisfy { v in
+            let out = steps.reduce(SIMD3(v, v, v)) { $1.reference($0) }
+            return Float(out.x) == Float(out.y) && Float(out.y) == Float(out.z)
+        }
+        return alike ? maximumBytes / 3 : maximumBytes
+    }
 
     /// The steps the tables stand for.
     public let steps: [PointStep]

@@ -83,12 +83,7 @@ public final class DecimatedGaussian {
         factor = d
         coarseWidth = (width + d - 1) / d + 2
         coarseHeight = (height + d - 1) / d + 2
-        // What the box (variance (d² − 1)/12) and the linear interpolation back (on average d²/12
-        // more: it is exact at the coarse samples and smooths most half-way between them) add,
-        // taken off the coarse blur's variance, in coarse pixels.
-        let dd = Double(d * d)
-        let added = ((dd - 1) / 12 + dd / 12) / dd
-        taps = GaussianBlur.taps(sigma: (sigma * sigma / dd - added).squareRoot())
+        taps = Self.coarseTaps(sigma: sigma, factor: d)
         radius = taps.count / 2
         ringSize = 2 * radius + 4
         let row = planes * coarseWidth
@@ -126,18 +121,52 @@ public final class DecimatedGaussian {
 
     /// Fine rows that must have been pushed before `blurredRow(y)` (capped at `height`).
     public func rowsNeeded(forOutput y: Int) -> Int {
-        let (below, _) = coarsePosition(y)
+        Self.rowsNeeded(forOutput: y, height: height, factor: factor, radius: radius)
+    }
+
+    static func rowsNeeded(forOutput y: Int, height: Int, factor: Int, radius: Int) -> Int {
+        let (below, _) = coarsePosition(y, factor: factor)
         // Coarse row c (with padding) holds fine rows (c − 1)·d ..< c·d; the vertical blur of
         // row below + 1 reads up to below + 1 + radius.
         let c = below + 1 + radius
+        let coarseHeight = (height + factor - 1) / factor + 2
         return c >= coarseHeight - 1 ? height : min(height, c * factor)
     }
 
     /// The coarse row above fine row `y` (with padding) and the weight of the one below it.
-    private func coarsePosition(_ y: Int) -> (Int, Float) {
+    private func coarsePosition(_ y: Int) -> (Int, Float) { Self.coarsePosition(y, factor: factor) }
+
+    private static func coarsePosition(_ y: Int, factor: Int) -> (Int, Float) {
         let position = (Double(y) + 0.5) / Double(factor) + 0.5
         let above = Int(position.rounded(.down))
         return (above, Float(position - Double(above)))
+    }
+
+    /// The coarse blur's taps for `sigma` on a grid `factor` times coarser: what the box
+    /// (variance (d² − 1)/12) and the linear interpolation back (on average d²/12 more: it is
+    /// exact at the coarse samples and smooths most half-way between them) add is taken off the
+    /// coarse blur's variance, in coarse pixels.
+    static func coarseTaps(sigma: Double, factor d: Int) -> [Float] {
+        let dd = Double(d * d)
+        let added = ((dd - 1) / 12 + dd / 12) / dd
+        return GaussianBlur.taps(sigma: (sigma * sigma / dd - added).squareRoot())
+    }
+
+    /// What a coarse blur of these dimensions holds, before one exists (for memory estimates):
+    /// the bytes of its buffers as `init` allocates them, and `lag`, the most fine rows an output
+    /// row waits for beyond itself (`rowsNeeded(forOutput: y) − y`), which a stage around it keeps
+    /// its originals for. Nil where `init` is nil.
+    public static func footprint(width: Int, height: Int, planes: Int, sigma: Double, kernel: GaussianBlur.Kernel = .sampled,
+                                 coarseSigma: Double = DecimatedGaussian.coarseSigma) -> (bytes: Int, lag: Int)? {
+        guard width > 0, height > 0, planes > 0, let d = factor(sigma: sigma, kernel: kernel, coarseSigma: coarseSigma) else { return nil }
+        let taps = coarseTaps(sigma: sigma, factor: d).count, radius = taps / 2
+        let coarseWidth = (width + d - 1) / d + 2, row = planes * coarseWidth
+        // ring, sums, coarseRow, vertical (2), mixed; padded; lastRow; windowRows; column + columnWeight.
+        let floats = (2 * radius + 4) * row + 5 * row + (coarseWidth + taps + 8) + planes * width
+        let bytes = 4 * floats + 8 * taps + (4 + 4) * width
+        var lag = 0
+        for y in 0..<height { lag = max(lag, rowsNeeded(forOutput: y, height: height, factor: d, radius: radius) - y) }
+        return (bytes, lag)
     }
 
     /// The next fine row: `planes` planes of `width` floats.

@@ -288,6 +288,23 @@ public struct PointProgram: Sendable {
         }
     }
 
+    /// The program's tables in a pass that reads and writes rows of the given kinds, before they
+    /// are built (for the memory and work estimates): their bytes (the 8-bit load and store
+    /// tables; the float tables of its head when it reads floats, of its tail when it writes
+    /// them, and of its body; a LUT's lattice) and how many float tables the pass builds on its
+    /// first row (each evaluates its steps at 104,000 points in double precision: milliseconds,
+    /// whatever the photo's size).
+    public func tables(readsFloats: Bool, writesFloats: Bool) -> (bytes: Int, builds: Int) {
+        var lazy = bodyRuns.compactMap { if case .tables(let t) = $0 { t } else { nil } }
+        if readsFloats, let headTables { lazy.append(headTables) }
+        if writesFloats, let tailTables { lazy.append(tailTables) }
+        var bytes = 4 * loadTable.count + storeTable.count + lazy.reduce(0) { $0 + ChannelTables.bytes(for: $1.steps) }
+        for step in steps {
+            if case .lut(let lut, _, _) = step { bytes += 4 * (lut.table.count + (lut.shaper?.table.count ?? 0)) }
+        }
+        return (bytes, lazy.count)
+    }
+
     /// `tables: false` skips building the load and store tables (about 200,000 evaluations of the
     /// tail steps): for programs only ever `apply`d to floats, as the unfused plan's are.
     /// `storeTable: false` builds only the load table, for a program that writes floats.

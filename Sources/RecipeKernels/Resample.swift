@@ -110,6 +110,13 @@ public struct ResampleWeights: Sendable {
         self.weights = weights
     }
 
+    /// The taps per output sample `init` arrives at, within one, without building the weights
+    /// (for memory estimates): the kernel's support stretched by the scale, both sides.
+    public static func tapCount(inputSize: Int, outputSize: Int, kernel: ResampleKernel) -> Int {
+        let stretch = max(Double(inputSize) / Double(max(1, outputSize)), 1)
+        return min(max(1, inputSize), Int((2 * kernel.support * stretch).rounded(.up)) + 1)
+    }
+
     /// The input range (first, count) that output sample `j` reads.
     @inlinable
     public func window(_ j: Int) -> (first: Int, count: Int) {

@@ -99,6 +99,13 @@ final class KeptRowsDecoder: ImageDecoder {
     var height: Int { kept?.buffer.rowCount ?? photo.info.height }
     var format: PixelFormat { kept!.buffer.format }
 
+    /// The decoded photo this preview keeps at that scale (decoded once, then shared by renders).
+    func decodingBytes(scaleDenominator: Int) -> Int {
+        let d = max(1, scaleDenominator)
+        return PixelBuffer.bytes(width: (photo.info.width + d - 1) / d, rowCapacity: (photo.info.height + d - 1) / d,
+                                 format: PixelFormat(photo.info.colorModel, photo.info.bitDepth > 8 ? .uint16 : .uint8))
+    }
+
     func start(scaleDenominator: Int) throws(ImageError) {
         do {
             kept = try photo.rows(denominator: scaleDenominator)

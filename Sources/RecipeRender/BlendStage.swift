@@ -35,8 +35,16 @@ public final class BlendStage: RowSource {
         height = base.height
         self.mode = mode
         self.opacity = opacity
-        topStrip = PixelBuffer(width: base.width, rowCapacity: 16, format: rgbF)
+        topStrip = PixelBuffer(width: base.width, rowCapacity: Self.topRows, format: rgbF)
     }
+
+    /// What a blend of `width`-pixel rows holds while it runs: a strip of the top image (its
+    /// lookahead on the top stream, in rows).
+    public static func footprint(width: Int) -> (bytes: Int, lookahead: Int) {
+        (PixelBuffer.bytes(width: width, rowCapacity: topRows, format: PixelFormat(.rgb, .float32)), topRows)
+    }
+
+    static let topRows = 16
 
     public func readRows(into buffer: PixelBuffer) throws -> Int {
         guard produced < height else { buffer.rowCount = 0; return 0 }

@@ -106,42 +106,110 @@ public final class BlurStage: RowSource {
         self.mode = mode
         width = source.width
         height = source.height
-        switch mode {
-        case .blur, .unsharp(_, _, false): planes = 3
-        case .unsharp(_, _, true), .shadowsHighlights: planes = 1
-        }
+        let layout = Layout(width: width, height: height, sigma: sigma, kernel: kernel, mode: mode, coarseSigma: coarseSigma)
+        planes = layout.planes
         let (width, height, planes) = (self.width, self.height, self.planes)
-        decimated = coarseSigma.flatMap { coarse in
+        decimated = layout.coarse == nil ? nil : coarseSigma.flatMap { coarse in
             DecimatedGaussian(width: width, height: height, planes: planes, sigma: sigma, kernel: kernel, coarseSigma: coarse)
         }
-        let weights = decimated == nil ? GaussianBlur.taps(sigma: sigma, kernel: kernel) : [1]
+        let weights = layout.weights
         taps = .allocate(capacity: weights.count)
         _ = taps.initialize(from: weights)
         radius = weights.count / 2
-        if let decimated {
-            // The originals wait from their arrival until their output row: as many rows as the
-            // coarse window reaches ahead.
-            var lag = 0
-            for y in 0..<height { lag = max(lag, decimated.rowsNeeded(forOutput: y) - y) }
-            ringSize = lag + 1
-        } else {
-            // The window of a pass of several output rows: 2r + 1 rows for the first, one more for each other.
-            ringSize = 2 * radius + GaussianBlur.verticalRowsPerPass
-        }
+        ringSize = layout.ringSize
         ring = .allocate(capacity: decimated == nil ? planes * width * ringSize : 0)
         originals = mode == .blur ? nil : .allocate(capacity: 3 * width * ringSize)
         if case .shadowsHighlights = mode { encodedRow = .allocate(capacity: 3 * width) } else { encodedRow = nil }
-        input = PixelBuffer(width: width, rowCapacity: 16, format: source.format)
-        lines = .allocate(capacity: GaussianBlur.verticalRowsPerPass * planes * width)
+        input = PixelBuffer(width: width, rowCapacity: Self.inputRows, format: source.format)
+        lines = .allocate(capacity: layout.lineRows * planes * width)
         windowRows = .allocate(capacity: weights.count + GaussianBlur.verticalRowsPerPass - 1)
-        // Handing a pass to the pool costs tens of µs: worth it for a wide window, not for a
-        // sharpen of σ 1 px (the display path's chain + unsharp went 113 → 173 ms with it).
-        // (On the coarse grid the passes are small; splitting the rows' store over a pool as well
-        // gained nothing measurable on photo24: blur 2% 498 → 473 ± 28 ms.)
-        pool = threads > 1 && decimated == nil && planes * width * weights.count >= minimumPooledWork ? WorkerPool(threads: threads) : nil
-        rowPlanes = .allocate(capacity: Self.batchRows * planes * width)
+        pool = layout.pooled(threads: threads, minimumPooledWork: minimumPooledWork) ? WorkerPool(threads: threads) : nil
+        rowPlanes = .allocate(capacity: layout.lineRows * planes * width)
         paddedStride = width + weights.count + 8
-        padded = .allocate(capacity: Self.batchRows * planes * paddedStride)
+        padded = .allocate(capacity: layout.coarse == nil ? Self.batchRows * planes * paddedStride : 1)
+    }
+
+    /// Source rows read at a time.
+    private static let inputRows = 16
+
+    /// The sizes a stage of given parameters works with, decided once for `init` and for the
+    /// memory estimate (`footprint`), so the two cannot disagree.
+    struct Layout {
+        let width: Int
+        let mode: Mode
+        /// Planes blurred: r, g, b (3) or the luma Y′ (1).
+        let planes: Int
+        /// The direct blur's taps ([1] on the coarse grid).
+        let weights: [Float]
+        /// The coarse grid's own buffers and lag (nil: the direct sums).
+        let coarse: (bytes: Int, lag: Int)?
+        /// Rows of the ring (and of the originals).
+        let ringSize: Int
+
+        init(width: Int, height: Int, sigma: Double, kernel: GaussianBlur.Kernel, mode: Mode,
+             coarseSigma: Double? = DecimatedGaussian.coarseSigma) {
+            self.width = width
+            self.mode = mode
+            let planes: Int
+            switch mode {
+            case .blur, .unsharp(_, _, false): planes = 3
+            case .unsharp(_, _, true), .shadowsHighlights: planes = 1
+            }
+            self.planes = planes
+            coarse = coarseSigma.flatMap { c in
+                DecimatedGaussian.footprint(width: width, height: height, planes: planes, sigma: sigma, kernel: kernel, coarseSigma: c)
+            }
+            weights = coarse == nil ? GaussianBlur.taps(sigma: sigma, kernel: kernel) : [1]
+            if let coarse {
+                // The originals wait from their arrival until their output row: as many rows as
+                // the coarse window reaches ahead.
+                ringSize = coarse.lag + 1
+            } else {
+                // The window of a pass of several output rows: 2r + 1 rows for the first, one
+                // more for each other.
+                ringSize = 2 * (weights.count / 2) + GaussianBlur.verticalRowsPerPass
+            }
+        }
+
+        /// Rows of `lines` and of `rowPlanes`: a pass's six for the direct sums, one on the coarse
+        /// grid (which takes and gives a row at a time; at 4000 px, 0.8 MB less a stage).
+        var lineRows: Int { coarse == nil ? GaussianBlur.verticalRowsPerPass : 1 }
+
+        /// Whether the passes split over a pool of the stage's own. Handing a pass to the pool
+        /// costs tens of µs: worth it for a wide window, not for a sharpen of σ 1 px (the display
+        /// path's chain + unsharp went 113 → 173 ms with it). (On the coarse grid the passes are
+        /// small; splitting the rows' store over a pool as well gained nothing measurable on
+        /// photo24: blur 2% 498 → 473 ± 28 ms.)
+        func pooled(threads: Int, minimumPooledWork: Int = BlurStage.defaultMinimumPooledWork) -> Bool {
+            threads > 1 && coarse == nil && planes * width * weights.count >= minimumPooledWork
+        }
+
+        /// The bytes `init` allocates for these sizes (the pool's threads aside).
+        var bytes: Int {
+            let rows = GaussianBlur.verticalRowsPerPass, taps = weights.count
+            var floats = 2 * lineRows * planes * width                         // lines, rowPlanes
+            if coarse == nil {
+                floats += BlurStage.batchRows * planes * (width + taps + 8)    // padded
+                floats += planes * width * ringSize                            // ring
+            }
+            if mode != .blur { floats += 3 * width * ringSize }            // originals
+            if case .shadowsHighlights = mode { floats += 3 * width }          // encodedRow
+            return 4 * (floats + taps) + 8 * (taps + rows - 1) + (coarse?.bytes ?? 0)
+                + PixelBuffer.bytes(width: width, rowCapacity: BlurStage.inputRows, format: PixelFormat(.rgb, .float32))
+        }
+    }
+
+    /// What a stage of these parameters holds while it runs, before it exists (for the memory
+    /// estimate a render is checked against before the photo is decoded): its ring of rows, the
+    /// originals an unsharp mask or shadows/highlights keeps, its scratch rows and, on the coarse
+    /// grid, that grid's window. `lookahead` is the most source rows it has read beyond the rows
+    /// it has handed out (what a branch point before it keeps for it); `helperThreads`, the
+    /// threads of its own pool.
+    public static func footprint(width: Int, height: Int, sigma: Double, kernel: GaussianBlur.Kernel = .sampled, mode: Mode = .blur,
+                                 threads: Int = 1) -> (bytes: Int, lookahead: Int, helperThreads: Int) {
+        let layout = Layout(width: width, height: height, sigma: sigma, kernel: kernel, mode: mode)
+        let lookahead = (layout.coarse?.lag ?? (layout.weights.count / 2 + GaussianBlur.verticalRowsPerPass)) + inputRows
+        return (layout.bytes, min(height, lookahead), layout.pooled(threads: threads) ? threads - 1 : 0)
     }
 
     deinit {

@@ -22,6 +22,12 @@ public final class ConvertStep: RowSource {
         self.format = format
     }
 
+    /// What a conversion of `width`-pixel rows from `source` holds, read into strips of `rows`: a
+    /// strip of the source's rows and a row of 16-bit samples.
+    public static func footprint(width: Int, source: PixelFormat, rows: Int) -> Int {
+        PixelBuffer.bytes(width: width, rowCapacity: rows, format: source) + 2 * 4 * width
+    }
+
     public func readRows(into buffer: PixelBuffer) throws -> Int {
         if scratch == nil || scratch!.rowCapacity != buffer.rowCapacity {
             scratch = PixelBuffer(width: width, rowCapacity: buffer.rowCapacity, format: source.format)

@@ -30,6 +30,13 @@ public final class CropStep: RowSource {
         strip = PixelBuffer(width: source.width, rowCapacity: min(16, source.height), format: source.format)
     }
 
+    /// What a crop of `source` holds while it runs (a strip of the source), and its lookahead:
+    /// the rows above the rectangle, read before its first row comes out, and a strip.
+    public static func footprint(source: (width: Int, height: Int, format: PixelFormat), y: Int) -> (bytes: Int, lookahead: Int) {
+        let rows = min(16, source.height)
+        return (PixelBuffer.bytes(width: source.width, rowCapacity: rows, format: source.format), min(source.height, y + rows))
+    }
+
     public func readRows(into buffer: PixelBuffer) throws -> Int {
         let bpp = format.bytesPerPixel
         var n = 0

@@ -21,6 +21,22 @@ public final class OrientStep: RowSource {
         (width, height) = orientation.orientedSize(width: source.width, height: source.height)
     }
 
+    /// What a step turning `source` by `orientation` holds while it runs, before it exists (for
+    /// the memory estimate): the whole image and a strip, or for a left–right mirror a strip of
+    /// `stripRows`. `lookahead`: source rows read before its first row comes out.
+    public static func footprint(source: (width: Int, height: Int, format: PixelFormat), orientation: Orientation,
+                                 stripRows: Int) -> (bytes: Int, lookahead: Int) {
+        if orientation == .up { return (0, 0) }
+        if orientation == .upMirrored {
+            return (PixelBuffer.bytes(width: source.width, rowCapacity: stripRows, format: source.format), stripRows)
+        }
+        return (PixelBuffer.bytes(width: source.width, rowCapacity: source.height, format: source.format)
+                + PixelBuffer.bytes(width: source.width, rowCapacity: gatherRows, format: source.format), source.height)
+    }
+
+    /// Source rows read at a time while the whole image is gathered.
+    static let gatherRows = 32
+
     public func readRows(into buffer: PixelBuffer) throws -> Int {
         guard next < height else { buffer.rowCount = 0; return 0 }
         if orientation == .upMirrored {
@@ -36,7 +52,7 @@ public final class OrientStep: RowSource {
         }
         if whole == nil {
             let all = PixelBuffer(width: source.width, rowCapacity: source.height, format: format)
-            let strip = PixelBuffer(width: source.width, rowCapacity: 32, format: format)
+            let strip = PixelBuffer(width: source.width, rowCapacity: Self.gatherRows, format: format)
             var y = 0
             while y < source.height {
                 let n = try source.readRows(into: strip)

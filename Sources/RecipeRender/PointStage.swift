@@ -42,6 +42,15 @@ public final class PointStage: RowSource {
 
     deinit { planes?.deallocate() }
 
+    /// What a stage of `programs` passes over `width`-pixel rows holds while it runs, read into
+    /// strips of `rows` (its reader's strip): a strip of the source's rows when they are of another
+    /// sample type than the output, and for more than one pass (unfused) three float planes of
+    /// the strip. The programs' tables are their own (`PointProgram.tableBytes`).
+    public static func footprint(width: Int, source: PixelFormat, output: SampleType, programs: Int, rows: Int) -> Int {
+        (source.sampleType == output ? 0 : PixelBuffer.bytes(width: width, rowCapacity: rows, format: source))
+            + (programs > 1 ? 3 * 4 * rows * width : 0)
+    }
+
     public func readRows(into buffer: PixelBuffer) throws -> Int {
         let from = source.format.sampleType, to = format.sampleType
         let input: PixelBuffer

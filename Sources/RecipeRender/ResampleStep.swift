@@ -52,8 +52,27 @@ public final class ResampleStep: RowSource {
         columnSum.initialize(repeating: 0, count: inputStride)
         outRow = .allocate(capacity: width * channels + 4)
         rowPointers = Array(repeating: UnsafePointer(ring), count: ringRows)
-        inStrip = PixelBuffer(width: source.width, rowCapacity: 16, format: source.format)
+        inStrip = PixelBuffer(width: source.width, rowCapacity: Self.inputRows, format: source.format)
     }
+
+    /// What a step of these sizes holds while it runs, before it exists (for the memory estimate
+    /// made before the photo is decoded): its window of float rows, the weights of both passes and
+    /// a strip of its source. `lookahead`: the most source rows it has read beyond the rows its
+    /// output has reached, in source rows.
+    public static func footprint(source: (width: Int, height: Int, format: PixelFormat), width: Int, height: Int,
+                                 kernel: ResampleKernel = .lanczos3) -> (bytes: Int, lookahead: Int) {
+        let channels = source.format.channels
+        let vertical = ResampleWeights.tapCount(inputSize: source.height, outputSize: height, kernel: kernel)
+        let horizontal = ResampleWeights.tapCount(inputSize: source.width, outputSize: width, kernel: kernel)
+        let stride = source.width * channels + 4
+        let floats = stride * (vertical + 1) + width * channels + 4 + width * horizontal + height * vertical
+        let bytes = 4 * floats + 4 * (width + height) + 8 * vertical
+            + PixelBuffer.bytes(width: source.width, rowCapacity: inputRows, format: source.format)
+        return (bytes, min(source.height, vertical + inputRows))
+    }
+
+    /// Source rows read at a time.
+    static let inputRows = 16
 
     deinit {
         ring.deallocate()

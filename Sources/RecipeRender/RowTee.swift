@@ -28,12 +28,23 @@ public final class RowTee: @unchecked Sendable {
     public init(source: RowSource, readers count: Int) {
         precondition(count >= 1)
         self.source = source
-        stripRows = max(1, min(16, source.height))
+        stripRows = Self.stripRows(height: source.height)
         positions = Array(repeating: 0, count: count)
         pthread_mutex_init(&mutex, nil)
     }
 
     deinit { pthread_mutex_destroy(&mutex) }
+
+    private static func stripRows(height: Int) -> Int { max(1, min(16, height)) }
+
+    /// What a tee of `width`×`height` rows holds when its fastest reader runs `lead` rows ahead
+    /// of its slowest (the lookaheads of the stages between the branch point and the blend that
+    /// joins it): the strips between them and one more at each end, at most the image.
+    public static func footprint(width: Int, height: Int, format: PixelFormat, lead: Int) -> Int {
+        let rows = stripRows(height: height)
+        let strips = min((height + rows - 1) / rows, (min(lead, height) + rows - 1) / rows + 2)
+        return strips * PixelBuffer.bytes(width: width, rowCapacity: rows, format: format)
+    }
 
     /// The `index`-th reader (each reads the whole image once; ask for each index once). Readers
     /// keep the tee alive.

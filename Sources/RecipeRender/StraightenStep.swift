@@ -73,16 +73,42 @@ public final class StraightenStep: RowSource {
         self.pool = pool
         sourceWidth = source.width
         sourceHeight = source.height
-        let scale = fill == .crop ? Rotation.cropScale(width: source.width, height: source.height, angleDegrees: angleDegrees) : 1
-        map = Rotation.InverseMap(sourceWidth: source.width, sourceHeight: source.height, outputWidth: width,
-                                  outputHeight: height, angleDegrees: angleDegrees, scale: scale)
-            .window(x: window.x, y: window.y, width: window.width, mirrored: mirrored)
+        map = Self.map(source: (source.width, source.height), angleDegrees: angleDegrees, fill: fill, width: width, height: height,
+                       window: window, mirrored: mirrored)
         edge = fill == .crop ? .clamp : .black
-        // One output row spans |stepY|·(W − 1) source rows, plus its taps (−1…+2) and a row for
-        // the floor; a call's rows move down by rowStepY each; a source strip may overshoot.
-        let band = Int((abs(map.stepY) * Double(self.width - 1)).rounded(.up)) + 5
-        let calls = Int((abs(map.rowStepY) * Double(Self.rowsPerCall)).rounded(.up)) + 1
-        ringRows = min(sourceHeight, band + calls + Self.sourceStripRows)
+        ringRows = Self.ringRows(map: map, width: window.width, sourceHeight: sourceHeight)
+    }
+
+    /// Output position → source position for the canvas (and the window of it that is kept).
+    private static func map(source: (width: Int, height: Int), angleDegrees: Double, fill: Fill, width: Int, height: Int,
+                            window: (x: Int, y: Int, width: Int, height: Int), mirrored: Bool) -> Rotation.InverseMap {
+        let scale = fill == .crop ? Rotation.cropScale(width: source.width, height: source.height, angleDegrees: angleDegrees) : 1
+        return Rotation.InverseMap(sourceWidth: source.width, sourceHeight: source.height, outputWidth: width,
+                                   outputHeight: height, angleDegrees: angleDegrees, scale: scale)
+            .window(x: window.x, y: window.y, width: window.width, mirrored: mirrored)
+    }
+
+    /// The source rows kept for output rows `width` wide: one output row spans |stepY|·(W − 1)
+    /// source rows, plus its taps (−1…+2) and a row for the floor; a call's rows move down by
+    /// rowStepY each; a source strip may overshoot.
+    private static func ringRows(map: Rotation.InverseMap, width: Int, sourceHeight: Int) -> Int {
+        let band = Int((abs(map.stepY) * Double(width - 1)).rounded(.up)) + 5
+        let calls = Int((abs(map.rowStepY) * Double(rowsPerCall)).rounded(.up)) + 1
+        return min(sourceHeight, band + calls + sourceStripRows)
+    }
+
+    /// What a step of these parameters holds while it runs, before it exists (for the memory
+    /// estimate): its band of source rows (`ringRows`) and a source strip, float RGB. The band is
+    /// also its lookahead: source rows read before an output row comes out.
+    public static func footprint(source: (width: Int, height: Int), angleDegrees: Double, fill: Fill, width: Int, height: Int,
+                                 window: (x: Int, y: Int, width: Int, height: Int)? = nil,
+                                 mirrored: Bool = false) -> (bytes: Int, lookahead: Int) {
+        let window = window ?? (0, 0, width, height)
+        let map = map(source: source, angleDegrees: angleDegrees, fill: fill, width: width, height: height, window: window, mirrored: mirrored)
+        let rows = ringRows(map: map, width: window.width, sourceHeight: source.height)
+        let float = PixelFormat(.rgb, .float32)
+        return (PixelBuffer.bytes(width: source.width, rowCapacity: rows, format: float)
+                + PixelBuffer.bytes(width: source.width, rowCapacity: sourceStripRows, format: float), rows)
     }
 
     /// The source rows output row `row` reads: its samples' rows clamped as the kernel clamps

@@ -67,6 +67,13 @@ public final class PrefetchStep: RowSource {
     private var current: PixelBuffer?
     private var currentNext = 0
 
+    /// What a prefetch of `width`-pixel rows holds (its three strips), and its lookahead: the
+    /// rows of those strips, read ahead of its reader.
+    public static func footprint(width: Int, height: Int, format: PixelFormat) -> (bytes: Int, lookahead: Int) {
+        let rows = max(1, min(StripPipeline.stripRows(rowBytes: width * format.bytesPerPixel), height))
+        return (3 * PixelBuffer.bytes(width: width, rowCapacity: rows, format: format), 3 * rows)
+    }
+
     public init(source: RowSource, stripRows: Int? = nil) {
         self.source = source
         let rows = stripRows ?? StripPipeline.stripRows(rowBytes: source.width * source.format.bytesPerPixel)
@@ -231,6 +238,13 @@ final class StripChannel: @unchecked Sendable {
 /// A joinable POSIX thread running a closure (Foundation's Thread is avoided to keep the binary's
 /// resident memory small).
 public final class WorkerThread {
+    /// What a thread adds to the process's resident memory, for memory estimates: the pages of its
+    /// stack it touches and its share of the allocator's per-thread arenas. Measured: 256 blurs of
+    /// 1 px on a 21×31 photo peak 8.5 MiB higher on 2 threads (a thread a stage) than on 1, 34 KiB
+    /// a stage of which 23 KiB are its three strips; taken as 64 KiB, for the deeper stacks of
+    /// other stages and the arenas (up to eight a core) the first threads bring.
+    public static let estimatedBytes = 64 << 10
+
     private var thread = pthread_t()
 
     public init(_ body: @escaping @Sendable () -> Void) {

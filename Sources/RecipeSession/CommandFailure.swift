@@ -17,10 +17,11 @@ package enum ExitStatus {
     /// Everything asked was done; a question's answer is yes (`check`: no errors; `diff`: the
     /// same; `fmt --check`, `migrate --check`: nothing to change; `merge-file`: merged cleanly).
     package static let success: Int32 = 0
-    /// Done as far as it could go: a photo could not be read, rendered or written (`render`,
-    /// `edit`, `revert`, `info`; for `apply`, some photos, the others were done), or a question's
-    /// answer is no (`diff`: they differ; `merge-file`: conflicts left; `fmt --check`,
-    /// `migrate --check`: files to change).
+    /// Done as far as it could go: a photo could not be read, rendered (its render over the
+    /// memory budget, `--max-memory`, is one such failure) or written (`render`, `edit`,
+    /// `revert`, `info`; for `apply`, some photos, the others were done), or a question's answer
+    /// is no (`diff`: they differ; `merge-file`: conflicts left; `fmt --check`, `migrate
+    /// --check`: files to change).
     package static let partial: Int32 = 1
     /// Nothing done: a usage error (options, arguments, a file or folder named on the command
     /// line that is not there) or a recipe with errors (`check`'s findings, and any recipe,
@@ -34,8 +35,9 @@ package enum ExitStatus {
     package static let help = """
         Exit status (every subcommand):
           0  success; a question's answer is yes (check: no errors, diff: the same, fmt --check: canonical)
-          1  a photo failed (apply: some did, the others were done), or a question's answer is no
-             (diff: they differ, merge-file: conflicts, fmt/migrate --check: files to change)
+          1  a photo failed, its render over --max-memory too (apply: some did, the others were done),
+             or a question's answer is no (diff: they differ, merge-file: conflicts, fmt/migrate --check:
+             files to change)
           2  nothing done: a usage error, a missing file or folder, or a recipe with errors
         """
 }

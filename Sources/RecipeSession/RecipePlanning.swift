@@ -29,6 +29,8 @@ package struct PlannedRender: Sendable {
     package var sourceIsReducedDecode = false
     /// The photo's colours and the output's, whose conversions the stages carry at their ends.
     package var color: PhotoColor? = nil
+    /// The recipes it renders, as messages name them (`look.recipe.yaml`, `base + film`).
+    package var recipeName: String? = nil
 
     package init(stages: [RenderStage], sourceSize: (width: Int, height: Int)?, finalSize: (width: Int, height: Int)? = nil,
                  sourceKernel: ResampleKernel = .lanczos3, sourceIsReducedDecode: Bool = false, color: PhotoColor? = nil) {
@@ -133,6 +135,7 @@ package enum RecipePlanning {
                                color: color.map { colorEnds($0, graph) } ?? ColorEndpoints())
         if photoGeometry == nil { planned.sourceSize = nil }
         planned.color = color
+        planned.recipeName = recipe
         return planned
     }
 

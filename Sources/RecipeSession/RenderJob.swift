@@ -84,8 +84,14 @@ package struct RenderJob {
     /// hands out rows it decoded once, so that a new save of the recipe runs only the recipe.
     package var openDecoder: (() throws -> any ImageDecoder)?
 
+    /// The memory the render may take (`--max-memory`; `apply` sets its jobs).
+    package var memoryBudget = MemoryBudget.standard
+    /// The recipes rendered, for messages (`look.recipe.yaml`, a sidecar's path).
+    package var recipeName: String?
+
     /// Runs `planned`: its stages, from its source size, to its final size.
     package mutating func take(_ planned: PlannedRender) {
+        recipeName = planned.recipeName
         stages = planned.stages
         sourceSize = planned.sourceSize
         finalSize = planned.finalSize
@@ -101,33 +107,39 @@ package struct RenderJob {
         package var warnings: [ImageWarning]
     }
 
-    /// Decodes, orients, resizes and encodes, streaming; the output appears atomically or not at all.
-    package func run() throws -> Outcome {
-        guard let outputFormat = ImageFileFormat(pathExtension: output) else {
+    /// What a render decides from the photo's header before decoding: `run` renders with it and
+    /// `estimate` counts what it will hold.
+    struct Setup {
+        var outputFormat: ImageFileFormat
+        /// The size to decode and resample to, in stored (pre-orientation) terms, and the DCT
+        /// reduction the decoder starts with.
+        var stored: (width: Int, height: Int)
+        var denominator: Int
+        /// The stages, with the colour conversions' pass when there is no recipe but another
+        /// colour out.
+        var stages: [RenderStage]
+        /// Threads of the point passes' pool (the caller's among them).
+        var poolThreads: Int
+        /// The samples the encoder gets: 16 bits when the photo has them and the output can hold
+        /// them (PNG), else 8.
+        var outputSamples: SampleType
+    }
+
+    /// The output's format, by its name.
+    func outputFormat() throws(ImageError) -> ImageFileFormat {
+        guard let format = ImageFileFormat(pathExtension: output) else {
             throw ImageError(.writeFailed, path: output, "cannot tell the output format from the name (use .jpg, .png, .tif, .webp, .heic or .avif)")
         }
-        if let a = InputFile.identity(input), let b = InputFile.identity(output), a == b {
-            throw ImageError(.refused, path: output, "is the original photo; refusing to overwrite it")
-        }
-        let decoder = try openDecoder?() ?? ImageDecoders.open(input, options: decode)
-        let info = decoder.info
-        let color = try self.color ?? PhotoColor(photo: input, info: info, output: profile, intent: intent)
-        // CMYK JPEGs and TIFFs convert through their profile as they decode.
-        if let cmyk = color.cmyk, let cmykDecoder = decoder as? any CMYKDecoding, cmykDecoder.storesCMYK {
-            cmykDecoder.cmykConverter = try Self.cmykConverter(cmyk, intent: intent, path: input)
-        }
-        let orientation = info.orientation
+        return format
+    }
+
+    func setup(_ info: ImageInfo, supportedScaleDenominators: [Int], color: PhotoColor) throws(ImageError) -> Setup {
+        let outputFormat = try outputFormat()
         let upright = info.uprightSize
         let target = sourceSize ?? size.target(width: upright.width, height: upright.height)
         // The target in stored (pre-orientation) terms, and the DCT reduction for it (the rule
         // planning uses too).
-        let geometry = PhotoGeometry(info, supported: decoder.supportedScaleDenominators)
-        let stored = geometry.stored(target)
-        let denominator = geometry.denominator(for: target, exact: sourceIsReducedDecode)
-        try decoder.start(scaleDenominator: denominator)
-
-        // The decoder gets a thread of its own; everything after it runs on this one.
-        var chain: RowSource = threaded ? PrefetchStep(source: decoder) : decoder
+        let geometry = PhotoGeometry(info, supported: supportedScaleDenominators)
         var stages = self.stages
         if stages.isEmpty && color.converts && !color.sameSpace {
             // No recipe, but another colour out: one pass of the conversions alone.
@@ -141,15 +153,45 @@ package struct RenderJob {
         // photo24 film-look 1.53 → 1.01 s and filtster 0.42 → 0.35 s on 2 cores; a cheap pass
         // (the 5-op chain, 0.15 s) costs the same either way.
         let poolThreads = threads > 1 ? max(2, threads - 1) : 1
+        return Setup(outputFormat: outputFormat, stored: geometry.stored(target),
+                     denominator: geometry.denominator(for: target, exact: sourceIsReducedDecode), stages: stages,
+                     poolThreads: poolThreads, outputSamples: outputFormat == .png && info.bitDepth > 8 ? .uint16 : .uint8)
+    }
+
+    /// Decodes, orients, resizes and encodes, streaming; the output appears atomically or not at
+    /// all. A render whose estimate (`estimate`) is above the memory budget is refused before the
+    /// photo is decoded (`ImageError.Kind.overBudget`).
+    package func run() throws -> Outcome {
+        _ = try outputFormat()
+        if let a = InputFile.identity(input), let b = InputFile.identity(output), a == b {
+            throw ImageError(.refused, path: output, "is the original photo; refusing to overwrite it")
+        }
+        let decoder = try openDecoder?() ?? ImageDecoders.open(input, options: decode)
+        let info = decoder.info
+        let color = try self.color ?? PhotoColor(photo: input, info: info, output: profile, intent: intent)
+        let setup = try setup(info, supportedScaleDenominators: decoder.supportedScaleDenominators, color: color)
+        let estimate = estimate(decoder, color: color, setup: setup)
+        if estimate.bytes > memoryBudget.perRender {
+            throw estimate.refusal(photo: input, recipe: recipeName, budget: memoryBudget)
+        }
+        // CMYK JPEGs and TIFFs convert through their profile as they decode.
+        if let cmyk = color.cmyk, let cmykDecoder = decoder as? any CMYKDecoding, cmykDecoder.storesCMYK {
+            cmykDecoder.cmykConverter = try Self.cmykConverter(cmyk, intent: intent, path: input)
+        }
+        let orientation = info.orientation
+        let (outputFormat, stored, denominator, poolThreads, outputSamples) =
+            (setup.outputFormat, setup.stored, setup.denominator, setup.poolThreads, setup.outputSamples)
+        var stages = setup.stages
+        try decoder.start(scaleDenominator: denominator)
+
+        // The decoder gets a thread of its own; everything after it runs on this one.
+        var chain: RowSource = threaded ? PrefetchStep(source: decoder) : decoder
         let pool = !stages.isEmpty && poolThreads > 1 ? WorkerPool(threads: poolThreads) : nil
         defer { pool?.shutdown() }
         let resamples = chain.width != stored.width || chain.height != stored.height
         // What the decoded pixels stand for: a reduced decode's last row and column may cover
         // less than a whole pixel.
         let span = (width: Double(info.width) / Double(denominator), height: Double(info.height) / Double(denominator))
-        // The stages keep every sample as a float between them; only the encoder quantises, to
-        // 16 bits when the photo has them and the output can hold them (PNG), else to 8.
-        let outputSamples: SampleType = outputFormat == .png && info.bitDepth > 8 ? .uint16 : .uint8
         if stages.isEmpty {
             if resamples {
                 chain = ResampleStep(source: chain, width: stored.width, height: stored.height, kernel: sourceKernel, span: span)

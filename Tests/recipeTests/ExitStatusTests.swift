@@ -18,6 +18,7 @@ struct ExitStatusTests: CLITest {
         try write(head + "  - exposure: [0.1\n", path("syntax.recipe.yaml"))            // not even YAML
         try write(head + "  -   exposure:    0.1\n", path("loose.recipe.yaml"))         // valid, not canonical
         try write(head + "  - exposure: 0.3\n", path("other.recipe.yaml"))
+        try write(head + "  - flip: vertical\n", path("whole.recipe.yaml"))          // holds the whole image: over 16 MiB
         let fm = FileManager.default
         for folder in ["photos", "mixed", "lifecycle"] { try fm.createDirectory(atPath: path(folder), withIntermediateDirectories: true) }
         let sample = TestPaths.samples.appendingPathComponent("Landscape_1.jpg").path
@@ -35,11 +36,14 @@ struct ExitStatusTests: CLITest {
             (["render", photo, "--recipe", path("typo.recipe.yaml"), "-o", path("r.jpg")], 2),
             (["render", photo, "--recipe", path("absent.recipe.yaml"), "-o", path("r.jpg")], 2),
             (["render", photo, "--no-such-option"], 2),
+            (["render", photo, "--recipe", path("whole.recipe.yaml"), "-o", path("r.jpg"), "--max-memory", "16M"], 1),  // over the budget
+            (["render", photo, "--recipe", path("good.recipe.yaml"), "-o", path("r.jpg"), "--max-memory", "lots"], 2),
             // apply: some photos failed (the others done) → 1; the recipe or the folder → 2
             (["apply", path("good.recipe.yaml"), path("photos"), "--output", path("out1")], 0),
             (["apply", path("good.recipe.yaml"), path("mixed"), "--output", path("out2")], 1),
             (["apply", path("typo.recipe.yaml"), path("photos"), "--output", path("out3")], 2),
             (["apply", path("good.recipe.yaml"), path("absent-folder"), "--output", path("out4")], 2),
+            (["apply", path("whole.recipe.yaml"), path("photos"), "--output", path("out5"), "--max-memory", "16M"], 1),
             // check: errors found → 2
             (["check", path("good.recipe.yaml")], 0),
             (["check", path("typo.recipe.yaml")], 2),
@@ -70,6 +74,7 @@ struct ExitStatusTests: CLITest {
             (["history", lifecycle], 0),
             (["revert", lifecycle, "--stage", "1"], 0),
             (["revert", lifecycle, "--stage", "7"], 1),  // no such stage: this photo's edit cannot be changed so
+            (["edit", lifecycle, "--stage", "flip: vertical", "--max-memory", "16M"], 1),  // written, but its render is over the budget
         ]
         for (args, status) in cases {
             let r = try recipe(args)

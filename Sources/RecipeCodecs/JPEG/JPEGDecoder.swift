@@ -168,6 +168,29 @@ public final class JPEGDecoder: ImageDecoder {
         (Int(d.pointee.coefficient_bytes), Int(d.pointee.huge_page_bytes))
     }
 
+    /// libjpeg's working memory: a progressive file's coefficients for the whole image (2 bytes
+    /// a coefficient, 64 a block, each component's blocks rounded up to whole MCUs, whatever the
+    /// scale: 3 bytes a pixel at 4:2:0, 72 MB for 24 MP; the `coefficientBufferBytes` libjpeg then
+    /// asks for), and for every file its rows of samples around the IDCT and the upsampling at the
+    /// output scale (about 48 bytes an output column, a row group of each component twice over)
+    /// with its tables and input buffer; a CMYK file's strip of 4-byte pixels besides.
+    public func decodingBytes(scaleDenominator: Int) -> Int {
+        let c = d.pointee.cinfo
+        let outputWidth = (width + scaleDenominator - 1) / max(1, scaleDenominator)
+        var bytes = 48 * outputWidth * max(1, Int(c.num_components)) / 3 + (256 << 10)
+        if c.progressive_mode != 0, let comps = c.comp_info {
+            let components = (0..<Int(c.num_components)).map { comps[$0] }
+            let maxH = components.map { Int($0.h_samp_factor) }.max() ?? 1, maxV = components.map { Int($0.v_samp_factor) }.max() ?? 1
+            for comp in components {
+                let h = max(1, Int(comp.h_samp_factor)), v = max(1, Int(comp.v_samp_factor))
+                let blocksWide = (width * h + 8 * maxH - 1) / (8 * maxH), blocksHigh = (height * v + 8 * maxV - 1) / (8 * maxV)
+                bytes += ((blocksWide + h - 1) / h * h) * ((blocksHigh + v - 1) / v * v) * 128
+            }
+        }
+        if isCMYK { bytes += 4 * outputWidth * 64 }
+        return bytes
+    }
+
     public func start(scaleDenominator: Int) throws(ImageError) {
         precondition(!started, "JPEGDecoder started twice")
         precondition(supportedScaleDenominators.contains(scaleDenominator))

@@ -159,6 +159,13 @@ public final class PNGDecoder: ImageDecoder {
         }
     }
 
+    /// An interlaced file's whole image (its rows come in seven passes); otherwise libpng's row and
+    /// the previous one it unfilters against, and zlib's window and state.
+    public func decodingBytes(scaleDenominator: Int) -> Int {
+        (info.progressive ? PixelBuffer.bytes(width: width, rowCapacity: height, format: format) : 2 * width * format.bytesPerPixel)
+            + (64 << 10)
+    }
+
     public func start(scaleDenominator: Int) throws(ImageError) {
         precondition(scaleDenominator == 1, "PNG has no reduced decode")
         started = true

@@ -426,6 +426,12 @@ public final class TIFFDecoder: ImageDecoder {
 
     // MARK: Rows
 
+    /// The band or tile row held between calls (`bufferedBytes`) and libtiff's compressed copy of
+    /// it, taken as large again.
+    public func decodingBytes(scaleDenominator: Int) -> Int {
+        2 * bufferedBytes + (64 << 10)
+    }
+
     public func start(scaleDenominator: Int) throws(ImageError) {
         precondition(scaleDenominator == 1, "TIFF has no reduced decode")
         started = true

@@ -156,6 +156,14 @@ public final class WebPDecoder: ImageDecoder {
         }
     }
 
+    /// The peak in `start` (see the type's notes): the file's bytes, the decoded image, and for a
+    /// lossless file libwebp's 4-byte ARGB copy of the picture (a lossy one's few macroblock rows
+    /// are in the 256 KiB).
+    public func decodingBytes(scaleDenominator: Int) -> Int {
+        let lossless = info.details.contains { $0.label == "compression" && $0.value == "lossless" }
+        return (container?.data.count ?? 0) + width * height * (format.bytesPerPixel + (lossless ? 4 : 0)) + (256 << 10)
+    }
+
     public func start(scaleDenominator: Int) throws(ImageError) {
         precondition(scaleDenominator == 1, "WebP has no reduced decode")
         try decodeIfNeeded()

@@ -37,6 +37,8 @@ struct BatchRun {
     var force = false
     var dryRun = false
     var jobs = RenderJob.defaultThreads
+    /// The memory of the whole batch: the photos rendered at once share it.
+    var memoryBudget = MemoryBudget.standard
     var shard: Shard?
     var json = false
     var progress: ProgressMode = .auto
@@ -146,8 +148,10 @@ struct BatchRun {
         var written: [Manifest.Record] = []
         let queue = BatchQueue(work)
         let threadsPerJob = max(1, RenderJob.defaultThreads / jobs)
+        var budget = memoryBudget
+        budget.jobs = min(jobs, work.count)
         let context = RenderContext(chain: chain, size: size, decode: decode, encoding: encoding, profile: profile, intent: intent, fuse: fuse,
-                                    threads: threadsPerJob, freshness: freshness, engine: Self.engine, baseKey: baseKey)
+                                    threads: threadsPerJob, memoryBudget: budget, freshness: freshness, engine: Self.engine, baseKey: baseKey)
         let workers = (0..<min(jobs, work.count)).map { _ in
             WorkerThread {
                 while let item = queue.next() { queue.finish(context.process(item)) }
@@ -276,6 +280,8 @@ struct RenderContext: Sendable {
     var intent: RenderingIntent?
     var fuse: Bool
     var threads: Int
+    /// The batch's budget, with how many photos share it.
+    var memoryBudget: MemoryBudget
     var freshness: Freshness
     var engine: String
     /// `BatchRun.baseKey`, for sidecars read again at render time.
@@ -354,6 +360,7 @@ struct RenderContext: Sendable {
         // at 160 px, measured); the bytes are the same either way.
         let pixels = planned.sourceSize.map { $0.width * $0.height } ?? Int.max
         job.threads = pixels < 1_000_000 ? 1 : threads
+        job.memoryBudget = memoryBudget
         job.take(planned)
         try Paths.makeFolders(Paths.folder(of: item.outputPath))
         Self.removeStaleTemporaries(of: item.outputPath)

@@ -4,6 +4,7 @@ import RecipeColor
 import RecipeCore
 import RecipeHistory
 import RecipeLanguage
+import RecipeOptions
 #if canImport(Glibc)
 import Glibc
 import RecipeSession
@@ -41,6 +42,8 @@ struct CurrentVersionOptions: ParsableArguments {
     @Flag(help: "Write the sidecar only; do not render the current version.")
     var noRender = false
 
+    @OptionGroup var memory: MemoryOptions
+
     func validate() throws {
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
         guard (1...256).contains(threads) else { throw ValidationError("--threads must be between 1 and 256") }
@@ -76,6 +79,7 @@ enum SidecarRender {
         var allowDamaged = false
         var profile: OutputProfile?
         var intent: RenderingIntent?
+        var memoryBudget = MemoryBudget.standard
     }
 
     @discardableResult
@@ -94,6 +98,7 @@ enum SidecarRender {
         job.threads = options.threads
         job.profile = options.profile ?? .keep
         job.intent = options.intent ?? .relative
+        job.memoryBudget = options.memoryBudget
         if !passThrough {
             let render = try RecipePlanning.render(recipe: sidecar.path, photo: source, size: options.size, overrides: [:],
                                                    fuse: options.fuse, text: sidecar.text, profile: options.profile, intent: options.intent)

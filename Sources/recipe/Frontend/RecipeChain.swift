@@ -161,6 +161,7 @@ struct RecipeChain: Sendable {
             planned = try RecipePlanning.plan(graph, size: size, fuse: fuse, readFile: RecipePlanning.fileReader(for: "/"), photo: photo,
                                               color: RecipePlanning.colorEnds(color, graph))
             planned.color = color
+            planned.recipeName = steps.map { Paths.name(of: $0.path) }.joined(separator: " + ")
         } catch {
             throw Failure(description: RecipePlanning.position(error.range, else: "") + error.message)
         }

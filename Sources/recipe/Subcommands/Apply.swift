@@ -2,6 +2,7 @@ import ArgumentParser
 import RecipeBatch
 import RecipeCodecs
 import RecipeCore
+import RecipeOptions
 import RecipeSession
 
 struct Apply: ParsableCommand {
@@ -98,6 +99,8 @@ struct Apply: ParsableCommand {
     @Option(help: "Refuse photos declaring more pixels than this.")
     var maxPixels: Int = DecodeOptions.defaultMaxPixels
 
+    @OptionGroup var memory: MemoryOptions
+
     @Flag(help: "Render the unfused plan (for measurements).")
     var noFuse = false
 
@@ -150,6 +153,7 @@ struct Apply: ParsableCommand {
         batch.force = force
         batch.dryRun = dryRun
         batch.jobs = jobs
+        batch.memoryBudget = memory.budget
         batch.shard = try shard.map { try Shard($0) }
         batch.json = json
         batch.progress = progress

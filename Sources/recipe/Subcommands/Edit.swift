@@ -93,6 +93,7 @@ enum LifecycleCommand {
         options.threads = current.threads
         options.profile = current.profile
         options.intent = current.intent
+        options.memoryBudget = current.memory.budget
         let source = try SidecarRender.render(sidecar, asset: asset, to: output, options: options)
         print("rendered \(output) (from \(source == asset.photo ? "the original" : "frozen base pixels \(source)"))")
     }

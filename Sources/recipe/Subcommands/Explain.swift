@@ -4,6 +4,7 @@ import RecipeColor
 import RecipeCore
 import RecipeLanguage
 import RecipeOptimizer
+import RecipeOptions
 import RecipeSession
 
 struct Explain: ParsableCommand {
@@ -12,6 +13,11 @@ struct Explain: ParsableCommand {
         discussion: """
         Sizes are computed for --photo's upright size, or --size, or a nominal 6000×4000. \
         --dot prints Graphviz instead (`recipe explain r.recipe.yaml --dot | dot -Tsvg > r.svg`).
+
+        With --photo, the plan ends with the memory a render of that photo (at --render-size, to its \
+        own format, on the default threads) is estimated to take at its peak, the parts that take the \
+        most, and a rough work figure; `render` and `apply` refuse a render whose estimate is above \
+        the budget (--max-memory).
         """)
 
     @Argument(help: "The recipe.")
@@ -38,18 +44,29 @@ struct Explain: ParsableCommand {
     @Option(help: ArgumentHelp("With --photo: the rendering intent of the conversions.", valueName: "intent"))
     var intent: RenderingIntent?
 
+    @Option(help: ArgumentHelp("With --photo: the size of the render the memory estimate is for: full, display or a long edge in pixels.", valueName: "size"))
+    var renderSize: RenderSize = .full
+
+    @OptionGroup var memory: MemoryOptions
+
+    @Flag(help: "With --photo: list every part of the memory estimate, not only the largest.")
+    var memoryDetail = false
+
     func run() throws {
         var options = CheckOptions()
         options.overrides = try parseOverrides(overrides)
         var color = ColorEndpoints()
         var info: ImageInfo?
         var geometry: PhotoGeometry?
+        var decoder: (any ImageDecoder)?
+        var photoColor: PhotoColor?
         if let photo {
-            let decoder = try ImageDecoders.open(photo)
-            let s = decoder.info.uprightSize
+            let opened = try ImageDecoders.open(photo)
+            let s = opened.info.uprightSize
             options.sourceSize = CanvasSize(width: s.width, height: s.height)
-            info = decoder.info
-            geometry = PhotoGeometry(decoder.info, supported: decoder.supportedScaleDenominators)
+            info = opened.info
+            geometry = PhotoGeometry(opened.info, supported: opened.supportedScaleDenominators)
+            decoder = opened
         } else if let size {
             let parts = size.lowercased().split(separator: "x")
             guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 1_000_000, h <= 1_000_000 else {
@@ -62,11 +79,12 @@ struct Explain: ParsableCommand {
         guard let graph = checked.graph else { throw CommandFailure.usage }
         if let photo, let info {
             let chosen = RecipePlanning.output(profile, intent, recipe: checked.output)
-            let photoColor = try PhotoColor(photo: photo, info: info, output: chosen.profile, intent: chosen.intent)
-            Console.warnings(photoColor.warnings)
-            color = RecipePlanning.colorEnds(photoColor, graph)
-            print("colour: \(photoColor.sourceName) in, \(photoColor.outputName) out"
+            let chosenColor = try PhotoColor(photo: photo, info: info, output: chosen.profile, intent: chosen.intent)
+            Console.warnings(chosenColor.warnings)
+            color = RecipePlanning.colorEnds(chosenColor, graph)
+            print("colour: \(chosenColor.sourceName) in, \(chosenColor.outputName) out"
                   + (color.converts ? "; the plan converts at its ends" : "; nothing to convert"))
+            photoColor = chosenColor
         }
         print(dot ? GraphText.dot(graph, title: recipe) : GraphText.text(graph, checked: checked), terminator: "")
         if dot { return }
@@ -83,8 +101,38 @@ struct Explain: ParsableCommand {
                 print("source: the photo (\(full)) \(decode)\(resampled) before the first stage: a downscaling resize later "
                       + "needs no more pixels (`--no-fuse` renders the stages before it at full size)")
             }
-        } catch {
+            if let photo, let decoder, let photoColor {
+                try printEstimate(graph, photo: photo, decoder: decoder, color: photoColor)
+            }
+        } catch let error as PlanError {
             print("\nplan: not renderable by this build yet: \(error.message)")
+        }
+    }
+
+    /// The memory a full-size render of `photo` is estimated to take, against the budget:
+    ///
+    /// ```
+    /// memory: ~41 MiB estimated peak (budget 7.8 GiB); work: ~0.6 G pixel-ops
+    ///   a full-size render to JPEG on 2 threads; the most: the process (code, runtime) 13 MiB, clarity (stage 6) 9.6 MiB, …
+    /// ```
+    func printEstimate(_ graph: FilterGraph, photo: String, decoder: any ImageDecoder, color: PhotoColor) throws {
+        let planned = try RecipePlanning.plan(graph, size: renderSize, fuse: !noFuse, readFile: RecipePlanning.fileReader(for: recipe),
+                                              photo: PhotoGeometry(decoder.info, supported: decoder.supportedScaleDenominators),
+                                              color: RecipePlanning.colorEnds(color, graph))
+        let format = decoder.info.format
+        var job = RenderJob(input: photo, output: "explain." + format.preferredExtension, size: renderSize)
+        job.take(planned)
+        job.color = color
+        job.memoryBudget = memory.budget
+        let estimate = try job.estimate(decoder, color: color)
+        print("memory: ~\(MemoryBudget.text(estimate.bytes)) estimated peak (budget \(job.memoryBudget)); work: ~\(RenderEstimate.workText(estimate.work)) pixel-ops")
+        print("  a \(renderSize == .full ? "full-size" : "\(renderSize)") render to \(format.rawValue) on \(job.threads) thread\(job.threads == 1 ? "" : "s"); the most: "
+              + RenderEstimate.list(estimate.largest(4)))
+        if memoryDetail {
+            for part in estimate.largest(estimate.grouped.count) { print("    \(MemoryBudget.text(part.bytes).padding(10)) \(part.what)") }
+        }
+        if estimate.bytes > job.memoryBudget.perRender {
+            print("  over the budget: `recipe render` and `apply` refuse it (--max-memory raises the budget)")
         }
     }
 }

@@ -3,6 +3,7 @@ import RecipeCodecs
 import RecipeCore
 import RecipeHistory
 import RecipeLanguage
+import RecipeOptions
 import RecipeSession
 
 extension RenderSize: ExpressibleByArgument {}
@@ -71,6 +72,8 @@ struct Render: ParsableCommand {
     @Option(help: "Refuse photos declaring more pixels than this.")
     var maxPixels: Int = DecodeOptions.defaultMaxPixels
 
+    @OptionGroup var memory: MemoryOptions
+
     @Option(help: ArgumentHelp("Threads to render with (default: the cores); the output bytes are the same for any count.", valueName: "n"))
     var threads: Int = RenderJob.defaultThreads
 
@@ -98,6 +101,7 @@ struct Render: ParsableCommand {
         job.profile = encoding.profile ?? .keep
         job.intent = encoding.intent ?? .relative
         job.threads = singleThread ? 1 : threads
+        job.memoryBudget = memory.budget
         if let recipe {
             let render = try RecipePlanning.render(recipe: recipe, photo: photo, size: size, overrides: try parseOverrides(overrides), fuse: !noFuse,
                                                    profile: encoding.profile, intent: encoding.intent)
@@ -126,6 +130,7 @@ struct Render: ParsableCommand {
             options.allowDamaged = allowDamaged
             options.profile = encoding.profile
             options.intent = encoding.intent
+            options.memoryBudget = memory.budget
             try SidecarRender.render(sidecar, asset: asset, to: path, options: options)
             print("rendered \(path)")
         }

@@ -1,0 +1,318 @@
+import RecipeCodecs
+import RecipeCore
+import RecipeHistory
+import RecipeKernels
+import RecipeOps
+import RecipeOptimizer
+import RecipeRender
+
+extension RenderJob {
+    /// What this render will hold at its peak and roughly how much work it is, for the photo
+    /// behind `decoder` (opened: its header read, nothing decoded): the chain `run` builds, each
+    /// part sized by its own type's `footprint` (the sizes its `init` allocates), before any of it
+    /// exists. `run` refuses a render whose estimate is above `memoryBudget`; `recipe explain
+    /// --photo` prints it.
+    package func estimate(_ decoder: any ImageDecoder, color: PhotoColor) throws(ImageError) -> RenderEstimate {
+        estimate(decoder, color: color, setup: try setup(decoder.info, supportedScaleDenominators: decoder.supportedScaleDenominators,
+                                                          color: color))
+    }
+
+    /// `run`'s chain stage by stage, as `run` and `build` lay it out (keep the two in step).
+    func estimate(_ decoder: any ImageDecoder, color: PhotoColor, setup: Setup) -> RenderEstimate {
+        var walk = EstimateWalk(threaded: threaded, windowThreads: setup.poolThreads)
+        walk.estimate.add(RenderEstimate.processPart, RenderEstimate.processBytes)
+        let info = decoder.info, d = setup.denominator
+        let cmyk = color.cmyk != nil && (decoder as? any CMYKDecoding)?.storesCMYK == true
+        var rows = Rows(width: (info.width + d - 1) / d, height: (info.height + d - 1) / d,
+                        format: cmyk ? PixelFormat(.rgb, .uint16) : decoder.format)
+        let decoding = "decoding " + Paths.name(of: input)
+        walk.estimate.add(decoding, decoder.decodingBytes(scaleDenominator: d))
+        walk.prefetch(decoding, rows)
+        let stages = setup.stages
+        if !stages.isEmpty && setup.poolThreads > 1 { walk.threads("the point passes' pool", setup.poolThreads - 1) }
+        let orientation = info.orientation
+        let resamples = rows.width != setup.stored.width || rows.height != setup.stored.height
+        let resampling = "resampling the photo to \(setup.stored.width)×\(setup.stored.height)"
+        let upright = "turning the photo upright (EXIF orientation \(orientation.rawValue))"
+        var remaining = stages
+        if stages.isEmpty {
+            if resamples { rows = walk.resample(resampling, rows, to: setup.stored, kernel: sourceKernel, format: rows.format) }
+            if orientation != .up { rows = walk.orient(upright, rows, orientation) }
+        } else {
+            if rows.format.colorModel.hasAlpha { rows = walk.convert(decoding, rows, to: PixelFormat(rows.format.colorModel.withoutAlpha, rows.format.sampleType)) }
+            if rows.format.colorModel == .gray { rows = walk.convert(decoding, rows, to: PixelFormat(.rgb, rows.format.sampleType)) }
+            if resamples {
+                // The leading point run moves before the resample (see `run`).
+                var lead = [PointProgram(steps: [.toLinear], storeTable: false)]
+                var leadEnds: WorkingSpace = .encoded
+                if case .point(let programs) = stages.first,
+                   !programs.contains(where: { $0.steps.contains(where: \.readsPosition) }) || orientation == .up {
+                    leadEnds = Self.endSpace(of: programs, after: color.endpoints.source.count)
+                    lead = Self.endingLinear(programs, from: leadEnds)
+                    remaining.removeFirst()
+                }
+                let pass = walk.nextPass()
+                rows = walk.point(pass, rows, programs: lead, output: .float32)
+                walk.prefetch(pass, rows)
+                rows = walk.resample(resampling, rows, to: setup.stored, kernel: sourceKernel, format: rows.format)
+                if orientation != .up { rows = walk.orient(upright, rows, orientation) }
+                if leadEnds == .encoded { rows = walk.point(pass, rows, programs: [PointProgram(steps: [.toEncoded], tables: false)], output: .float32) }
+            } else if orientation != .up {
+                rows = walk.orient(upright, rows, orientation)
+            }
+            rows = walk.build(remaining, on: rows, output: setup.outputSamples)
+        }
+        if let finalSize, rows.width != finalSize.width || rows.height != finalSize.height {
+            rows = walk.resample("resampling the result to \(finalSize.width)×\(finalSize.height)", rows, to: finalSize, kernel: .lanczos3,
+                                 format: rows.format)
+        }
+        let outFormat = ImageEncoders.pixelFormat(setup.outputFormat, for: rows.format.colorModel, deep: info.bitDepth > 8)
+        let encoding = "encoding the \(setup.outputFormat.rawValue) output"
+        if rows.format != outFormat { rows = walk.convert(encoding, rows, to: outFormat) }
+        walk.estimate.add(encoding, PixelBuffer.bytes(width: rows.width, rowCapacity: Rows.stripRows(rows), format: rows.format)
+                          + ImageEncoders.encodingBytes(setup.outputFormat, width: rows.width, height: rows.height, pixels: outFormat,
+                                                        encoding: self.encoding))
+        walk.closeTees()
+        return walk.estimate
+    }
+}
+
+/// The rows flowing between two stages of the estimate's walk.
+struct Rows {
+    var width: Int
+    var height: Int
+    var format: PixelFormat
+
+    var size: (width: Int, height: Int) { (width, height) }
+    var pixels: Double { Double(width) * Double(height) }
+
+    /// The rows a stage reads at a time from the one before it: a prefetch's strip or a stage's
+    /// own 16, whichever is more (a bound, not the exact count).
+    static func stripRows(_ rows: Rows) -> Int {
+        min(rows.height, max(16, StripPipeline.stripRows(rowBytes: rows.width * rows.format.bytesPerPixel)))
+    }
+}
+
+/// Walks the stages `RenderJob.build` makes, adding up what each holds, and the rows kept at
+/// branch points for the readers ahead of the slowest one.
+struct EstimateWalk {
+    var estimate = RenderEstimate()
+    let threaded: Bool
+    let windowThreads: Int
+    /// Images kept at branch points not yet read by all their readers: their rows, how far the
+    /// fastest reader may run ahead of the slowest (in their rows), and the readers left.
+    var tees: [String: (rows: Rows, lead: Int, readers: Int, what: String)] = [:]
+    /// Point passes named so far (`point pass 2`).
+    var passes = 0
+
+    mutating func nextPass() -> String {
+        passes += 1
+        return "point pass \(passes)"
+    }
+
+    init(threaded: Bool, windowThreads: Int) {
+        self.threaded = threaded
+        self.windowThreads = windowThreads
+    }
+
+    /// A stage of `what` holding `bytes`, reading `lookahead` rows of `input` ahead of its output:
+    /// the branch points still open keep that much more for it.
+    mutating func stage(_ what: String, bytes: Int, lookahead: Int, input: Rows, work: Double) {
+        estimate.add(what, bytes)
+        estimate.work += work
+        for (name, tee) in tees {
+            let rows = Int((Double(lookahead) * Double(tee.rows.height) / Double(max(1, input.height))).rounded(.up))
+            tees[name]!.lead += rows
+        }
+    }
+
+    mutating func threads(_ what: String, _ count: Int) {
+        estimate.add(what, count * WorkerThread.estimatedBytes)
+    }
+
+    /// With threads, every stage hands its rows to the next through a prefetch (three strips and
+    /// a thread).
+    mutating func prefetch(_ what: String, _ rows: Rows) {
+        guard threaded else { return }
+        let (bytes, lookahead) = PrefetchStep.footprint(width: rows.width, height: rows.height, format: rows.format)
+        stage(what, bytes: bytes + WorkerThread.estimatedBytes, lookahead: lookahead, input: rows, work: 0)
+    }
+
+    mutating func convert(_ what: String, _ rows: Rows, to format: PixelFormat) -> Rows {
+        stage(what, bytes: ConvertStep.footprint(width: rows.width, source: rows.format, rows: Rows.stripRows(rows)), lookahead: 0,
+              input: rows, work: rows.pixels)
+        return Rows(width: rows.width, height: rows.height, format: format)
+    }
+
+    /// A point stage: its strips and its programs' tables, which a pass builds on its first row
+    /// (counted as work: a build takes about as long as 10 M pixel-ops do).
+    mutating func point(_ what: String, _ rows: Rows, programs: [PointProgram], output: SampleType) -> Rows {
+        // A lone program runs its ends from tables on 8-bit rows and through float tables on
+        // others; the unfused plan's programs run every step on floats, with no tables.
+        let fused = programs.count == 1
+        let tables = programs.map { $0.tables(readsFloats: fused && rows.format.sampleType != .uint8, writesFloats: fused && output != .uint8) }
+        let bytes = PointStage.footprint(width: rows.width, source: rows.format, output: output, programs: max(1, programs.count),
+                                         rows: Rows.stripRows(rows)) + tables.reduce(0) { $0 + $1.bytes }
+        let steps = programs.reduce(0) { $0 + $1.steps.count }
+        stage(what, bytes: bytes, lookahead: 0, input: rows,
+              work: rows.pixels * Double(max(1, steps)) + 1e7 * Double(tables.reduce(0) { $0 + $1.builds }))
+        return Rows(width: rows.width, height: rows.height, format: PixelFormat(.rgb, output))
+    }
+
+    mutating func resample(_ what: String, _ rows: Rows, to size: (width: Int, height: Int), kernel: ResampleKernel,
+                           format: PixelFormat) -> Rows {
+        let (bytes, lookahead) = ResampleStep.footprint(source: (rows.width, rows.height, rows.format), width: size.width, height: size.height,
+                                                        kernel: kernel)
+        let taps = Double(ResampleWeights.tapCount(inputSize: rows.height, outputSize: size.height, kernel: kernel)
+                          + ResampleWeights.tapCount(inputSize: rows.width, outputSize: size.width, kernel: kernel))
+        stage(what, bytes: bytes, lookahead: lookahead, input: rows, work: Double(size.width) * Double(size.height) * taps)
+        return Rows(width: size.width, height: size.height, format: PixelFormat(format.colorModel, format.sampleType))
+    }
+
+    mutating func orient(_ what: String, _ rows: Rows, _ orientation: Orientation) -> Rows {
+        let (bytes, lookahead) = OrientStep.footprint(source: (rows.width, rows.height, rows.format), orientation: orientation,
+                                                      stripRows: Rows.stripRows(rows))
+        stage(what, bytes: bytes, lookahead: lookahead, input: rows, work: rows.pixels)
+        let (w, h) = orientation.orientedSize(width: rows.width, height: rows.height)
+        return Rows(width: w, height: h, format: rows.format)
+    }
+
+    /// `RenderJob.build`'s stages.
+    mutating func build(_ stages: [RenderStage], on start: Rows, output: SampleType) -> Rows {
+        var rows = start
+        var resizeDone = false
+        let float = SampleType.float32
+        for (index, stage) in stages.enumerated() {
+            if resizeDone { resizeDone = false; continue }
+            // A pass that only decodes integers to linear light before a resize: the resize reads them.
+            if case .point(let programs) = stage, programs.count == 1, programs[0].steps == [.toLinear], rows.format.sampleType != float,
+               index + 1 < stages.count, case .barrier(.geometric(.resize(let w, let h, let kernel), let origin)) = stages[index + 1] {
+                rows = resample(origin, rows, to: (w, h), kernel: kernel, format: PixelFormat(.rgb, float))
+                prefetch(origin, rows)
+                resizeDone = true
+                continue
+            }
+            let onlyMovesAfter = stages[(index + 1)...].allSatisfy {
+                if case .barrier(let b) = $0 { return b.space == .none }
+                return true
+            }
+            if case .barrier(let barrier) = stage, barrier.space != .none, rows.format.sampleType != float {
+                rows = point(nextPass(), rows, programs: [], output: float)
+            }
+            var what = ""
+            switch stage {
+            case .point(let programs):
+                what = nextPass() + Self.lutNote(programs)
+                rows = point(what, rows, programs: programs, output: onlyMovesAfter ? output : float)
+            case .barrier(let barrier):
+                switch barrier {
+                case .blur(let sigma, let kernel, let origin):
+                    what = origin
+                    window(origin, rows, sigma: sigma, kernel: kernel, mode: .blur)
+                case .unsharp(let sigma, let kernel, let amount, let threshold, let luma, let origin):
+                    what = origin
+                    window(origin, rows, sigma: sigma, kernel: kernel, mode: .unsharp(amount: Float(amount), threshold: Float(threshold), luma: luma))
+                case .shadowsHighlights(let shadows, let highlights, let sigma, let kernel, let origin):
+                    what = origin
+                    window(origin, rows, sigma: sigma, kernel: kernel, mode: .shadowsHighlights(shadows: Float(shadows), highlights: Float(highlights)))
+                case .geometric(let step, let origin):
+                    what = origin
+                    rows = geometric(origin, rows, step)
+                case .keep(let name, let readers):
+                    tees[name] = (rows, 0, readers, "branch point `\(name)` (rows kept for its readers)")
+                    continue
+                case .resume(let name):
+                    if let tee = tees[name] { rows = tee.rows }
+                    take(name)
+                    continue
+                case .blend(let with, _, _, let origin):
+                    what = origin
+                    let (bytes, lookahead) = BlendStage.footprint(width: rows.width)
+                    self.stage(origin, bytes: bytes, lookahead: lookahead, input: rows, work: 3 * rows.pixels)
+                    take(with)
+                    rows.format = PixelFormat(.rgb, float)
+                }
+            }
+            prefetch(what, rows)
+        }
+        if rows.format.sampleType == float && output != float {
+            rows = point(nextPass(), rows, programs: [], output: output)
+        }
+        return rows
+    }
+
+    mutating func window(_ what: String, _ rows: Rows, sigma: Double, kernel: GaussianBlur.Kernel, mode: BlurStage.Mode) {
+        let (bytes, lookahead, helpers) = BlurStage.footprint(width: rows.width, height: rows.height, sigma: sigma, kernel: kernel, mode: mode,
+                                                              threads: windowThreads)
+        let taps = DecimatedGaussian.factor(sigma: sigma, kernel: kernel) == nil ? 2 * GaussianBlur.taps(sigma: sigma, kernel: kernel).count : 16
+        let planes = switch mode {
+        case .blur, .unsharp(_, _, false): 3
+        case .unsharp(_, _, true), .shadowsHighlights: 1
+        }
+        stage(what, bytes: bytes + helpers * WorkerThread.estimatedBytes, lookahead: lookahead, input: rows,
+              work: rows.pixels * Double(planes * taps))
+    }
+
+    mutating func geometric(_ what: String, _ rows: Rows, _ step: GeometricStep) -> Rows {
+        let after = step.size(after: CanvasSize(width: rows.width, height: rows.height))
+        let out = Rows(width: after.width, height: after.height, format: step.isStraighten ? PixelFormat(.rgb, .float32) : rows.format)
+        switch step {
+        case .crop(_, let y, _, _):
+            let (bytes, lookahead) = CropStep.footprint(source: (rows.width, rows.height, rows.format), y: y)
+            stage(what, bytes: bytes, lookahead: lookahead, input: rows, work: out.pixels)
+        case .rotate(let q):
+            _ = orient(what, rows, q == 1 ? .right : q == 2 ? .down : .left)
+        case .flip(let horizontal):
+            _ = orient(what, rows, horizontal ? .upMirrored : .downMirrored)
+        case .straighten(let degrees, let expand, let w, let h):
+            let (bytes, lookahead) = StraightenStep.footprint(source: rows.size, angleDegrees: degrees, fill: expand ? .expand : .crop,
+                                                              width: w, height: h)
+            stage(what, bytes: bytes, lookahead: lookahead, input: rows, work: 16 * out.pixels)
+        case .straightenWindow(let degrees, let expand, let w, let h, let window, let mirrored):
+            let (bytes, lookahead) = StraightenStep.footprint(source: rows.size, angleDegrees: degrees, fill: expand ? .expand : .crop,
+                                                              width: w, height: h, window: (window.x, window.y, window.width, window.height),
+                                                              mirrored: mirrored)
+            stage(what, bytes: bytes, lookahead: lookahead, input: rows, work: 16 * out.pixels)
+        case .resize(let w, let h, let kernel):
+            return resample(what, rows, to: (w, h), kernel: kernel, format: rows.format)
+        }
+        return out
+    }
+
+    /// One reader of a kept image has started; with the last, its rows are counted.
+    mutating func take(_ name: String) {
+        guard var tee = tees[name] else { return }
+        tee.readers -= 1
+        tees[name] = tee
+        if tee.readers <= 0 { close(name) }
+    }
+
+    mutating func close(_ name: String) {
+        guard let tee = tees.removeValue(forKey: name) else { return }
+        estimate.add(tee.what, RowTee.footprint(width: tee.rows.width, height: tee.rows.height, format: tee.rows.format, lead: tee.lead))
+        estimate.work += tee.rows.pixels * Double(max(1, tee.readers))
+    }
+
+    /// Kept images whose readers the walk did not see to the end.
+    mutating func closeTees() {
+        for name in tees.keys.sorted() { close(name) }
+    }
+
+    /// ` (a 3D LUT of 65³)` for a pass that holds one.
+    static func lutNote(_ programs: [PointProgram]) -> String {
+        for step in programs.flatMap(\.steps) {
+            if case .lut(let lut, _, _) = step { return lut.kind == .threeD ? " (a 3D LUT of \(lut.size)³)" : " (a 1D LUT of \(lut.size))" }
+        }
+        return ""
+    }
+}
+
+extension GeometricStep {
+    /// Whether the step writes float rows of its own (a straighten resamples in linear light).
+    fileprivate var isStraighten: Bool {
+        switch self {
+        case .straighten, .straightenWindow: true
+        default: false
+        }
+    }
+}
