@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import RecipeOptions
 
 /// The command line of `recipe-fuzz`.
 ///
@@ -18,6 +19,17 @@ struct FuzzOptions: ParsableCommand {
             signature and formats to itself. Crashes and hangs (the watchdog) are caught with the input; \
             an input slower than 1 s and a peak RSS above the limit are findings too. Deterministic for \
             a given seed, corpus and max length. Exits 0 with no findings, 1 with findings, 2 for usage.
+
+            Every input without errors is then rendered as `recipe render` would (the same planning \
+            and render job, 2 threads, to a JPEG) on a --render-size photo, and its time and peak \
+            memory are recorded: the peak is the growth of the resident high-water mark over the \
+            render (Linux VmHWM, reset before each render through /proc/self/clear_refs). Findings: \
+            a render above the memory budget (--max-memory), one whose peak exceeds 1.5 times its own \
+            estimate (less the process's share) and 8 MiB, one slower than 1 s plus its estimated work \
+            at 100 M pixel-ops a second, one that fails. A render estimated above the budget is \
+            refused, as `recipe` refuses it, and counted; one estimated at more than 1 G pixel-ops is \
+            not run here (its memory estimate still is). Each input's estimate for a 6000×4000 photo \
+            is recorded too.
 
             Other modes:
               recipe-fuzz --replay FILE...   check each FILE once and print the verdict
@@ -51,6 +63,14 @@ struct FuzzOptions: ParsableCommand {
     @Option(help: ArgumentHelp("Kill and report an input running this long, at least 2.", valueName: "n"))
     var hangSeconds = 10
 
+    @Option(name: .customLong("render-size"), help: ArgumentHelp("The photo every valid input is rendered on, WIDTHxHEIGHT.", valueName: "size"))
+    var renderSizeText = "96x64"
+
+    @Flag(help: "Check and format only: render nothing.")
+    var noRender = false
+
+    @OptionGroup var memory: MemoryOptions
+
     @Option(
         parsing: .upToNextOption,
         help: ArgumentHelp("Check each file once, print what the oracle says, and exit (--replay a b c, or repeated).", valueName: "file"))
@@ -62,6 +82,13 @@ struct FuzzOptions: ParsableCommand {
     /// Inputs slower than this (but finishing) are `slow` findings.
     var slowSeconds: Double { 1.0 }
 
+    /// The render probe's photo size (nil: not given as WIDTHxHEIGHT).
+    var renderSize: (width: Int, height: Int)? {
+        let parts = renderSizeText.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...8192).contains(w), (1...8192).contains(h) else { return nil }
+        return (w, h)
+    }
+
     func validate() throws {
         let counts = [("--runs", runs, 1), ("--max-len", maxLength, 16), ("--max-rss-mib", maxRSSMiB, 16), ("--hang-seconds", hangSeconds, 2)]
         for (name, value, minimum) in counts where value < minimum {
@@ -72,6 +99,7 @@ struct FuzzOptions: ParsableCommand {
         for (name, value) in paths where value?.isEmpty == true {
             throw ValidationError("\(name) needs a non-empty value")
         }
+        guard renderSize != nil else { throw ValidationError("--render-size must be WIDTHxHEIGHT, each 1…8192, not '\(renderSizeText)'") }
     }
 
     /// The options on the command line; exits after printing help (status 0) or a usage error

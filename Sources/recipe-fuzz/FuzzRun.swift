@@ -1,6 +1,7 @@
 import Glibc
 import RecipeCore
 import RecipeLanguage
+import RecipeSession
 
 /// One fuzzing session: the corpus (seeds, then inputs that showed a new diagnostic or graph
 /// shape), the loop, the findings and the statistics for the summary.
@@ -44,13 +45,19 @@ struct FuzzRun {
     var startRSSMiB = 0.0
     var elapsed = 0.0
     static let corpusLimit = 20_000
+    /// Renders every valid input and measures it (nil with `--no-render`).
+    let probe: RenderProbe?
+    var renders = RenderStats()
+    /// The slowest input, check and render together.
+    var slowestCase = (seconds: 0.0, input: [UInt8]())
 
-    init(options: FuzzOptions, seeds: [[UInt8]]) {
+    init(options: FuzzOptions, seeds: [[UInt8]], probe: RenderProbe?) {
         self.options = options
         self.seedCount = seeds.count
         self.corpus = seeds
         self.random = Xoshiro(seed: options.seed)
         self.mutator = Mutator(maxLength: options.maxLength)
+        self.probe = probe
     }
 
     mutating func loop() {
@@ -58,7 +65,7 @@ struct FuzzRun {
         var lastProgress = start
         startRSSMiB = FuzzSystem.residentMiB() ?? 0
         peakRSSKiB = FuzzSystem.peakRSSKiB()
-        let progressEvery = 100_000
+        let progressEvery = probe == nil ? 100_000 : 10_000
         while inputs < options.runs {
             // The seeds first, unmutated; then mutations of a corpus entry (a seed 1 time in 4).
             let input: [UInt8]
@@ -81,7 +88,8 @@ struct FuzzRun {
                 let now = FuzzSystem.now()
                 FuzzSystem.note("recipe-fuzz: \(inputs) inputs, \(Int(Double(progressEvery) / max(1e-9, now - lastProgress))) inputs/s, "
                     + "\(withErrors) with errors, \(valid) valid, \(findings.count) findings, corpus \(corpus.count), "
-                    + "slowest \(Format.duration(slowest)), RSS \(Format.fixed(FuzzSystem.residentMiB() ?? 0, 1)) MiB")
+                    + "slowest \(Format.duration(slowest)), RSS \(Format.fixed(FuzzSystem.residentMiB() ?? 0, 1)) MiB"
+                    + (probe == nil ? "" : "; \(renders.progress)"))
                 lastProgress = now
             }
         }
@@ -91,9 +99,13 @@ struct FuzzRun {
 
     mutating func runOne(_ input: [UInt8]) {
         Watchdog.begin(input)
+        let resets = probe?.resets ?? false
+        if resets { FuzzSystem.resetPeakResident() }
+        let before = resets ? FuzzSystem.residentStatus() : nil
         let t0 = FuzzSystem.now()
         let verdict = oracle.judge(input)
         let dt = FuzzSystem.now() - t0
+        let checkPeak = resets ? FuzzSystem.residentStatus() : nil
         inputs += 1
         if verdict.hasErrors { withErrors += 1 } else { valid += 1 }
         if dt > slowest {
@@ -108,18 +120,26 @@ struct FuzzRun {
                                              key: "slow")
             record(violation, input: input, minimize: false)
         }
-        // Memory: a big jump of the peak in one input, or a peak above the limit.
-        let peak = FuzzSystem.peakRSSKiB()
-        if peak > peakRSSKiB {
-            let jumpMiB = Double(peak - peakRSSKiB) / 1024
-            peakRSSKiB = peak
-            if jumpMiB > 64 || Double(peak) / 1024 > Double(options.maxRSSMiB) {
-                let violation = Oracle.Violation(kind: "memory",
-                    detail: "peak RSS rose by \(Format.fixed(jumpMiB, 1)) MiB to \(Format.fixed(Double(peak) / 1024, 1)) MiB on one input (limit \(options.maxRSSMiB) MiB)",
-                    key: "memory")
-                record(violation, input: input, minimize: false)
-            }
+        // Memory of the check: a big jump of the peak in one input, or a peak above the limit. With
+        // the high-water mark reset before each input, the jump is the check's own growth.
+        let peak = checkPeak?.peak ?? FuzzSystem.peakRSSKiB()
+        let jumpKiB = before.map { peak - $0.current } ?? peak - peakRSSKiB
+        if jumpKiB > 64 << 10 || peak > peakRSSKiB && Double(peak) / 1024 > Double(options.maxRSSMiB) {
+            let violation = Oracle.Violation(kind: "memory",
+                detail: "peak RSS rose by \(Format.fixed(Double(jumpKiB) / 1024, 1)) MiB to \(Format.fixed(Double(peak) / 1024, 1)) MiB checking one input (limit \(options.maxRSSMiB) MiB)",
+                key: "memory")
+            record(violation, input: input, minimize: false)
         }
+        peakRSSKiB = max(peakRSSKiB, peak)
+        var caseSeconds = dt
+        if let probe, !verdict.hasErrors {
+            let outcome = probe.render(input)
+            caseSeconds += outcome.seconds
+            renders.add(outcome, input: input)
+            judge(outcome, input: input, budget: probe.budget)
+            if let after = FuzzSystem.residentStatus() { peakRSSKiB = max(peakRSSKiB, after.peak) }
+        }
+        if caseSeconds > slowestCase.seconds { slowestCase = (caseSeconds, input) }
         // Corpus growth: keep inputs that show something new.
         var new = false
         for f in verdict.features where features.insert(f).inserted { new = true }
@@ -136,6 +156,36 @@ struct FuzzRun {
                     validCorpus[random.below(validCorpus.count)] = input
                 }
             }
+        }
+    }
+
+    /// The findings of one render: over the budget, above its own estimate, slower than its
+    /// estimated work allows, or failed.
+    mutating func judge(_ outcome: RenderProbe.Outcome, input: [UInt8], budget: MemoryBudget) {
+        let mib = { (bytes: Int) in Format.fixed(Double(bytes) / 1048576, 1) + " MiB" }
+        switch outcome.status {
+        case .failed(let why):
+            record(Oracle.Violation(kind: "render-failed", detail: "the render failed: \(why)", key: "render-failed " + Oracle.skeleton(why)),
+                   input: input, minimize: false)
+        case .rendered:
+            if outcome.peakBytes + RenderEstimate.processBytes > budget.perRender {
+                record(Oracle.Violation(kind: "over-budget",
+                                        detail: "the render grew by \(mib(outcome.peakBytes)), over the budget of \(budget) with the process's own",
+                                        key: "over-budget"), input: input, minimize: false)
+            }
+            if outcome.peakBytes > RenderProbe.allowedPeak(estimate: outcome.estimateBytes) {
+                record(Oracle.Violation(kind: "estimate-low",
+                                        detail: "the render grew by \(mib(outcome.peakBytes)); its estimate was \(mib(outcome.estimateBytes)) (allowed: 1.5× and 8 MiB)",
+                                        key: "estimate-low"), input: input, minimize: false)
+            }
+            let limit = RenderProbe.timeLimit(work: outcome.work)
+            if outcome.seconds > limit {
+                record(Oracle.Violation(kind: "slow-render",
+                                        detail: "the render took \(Format.duration(outcome.seconds)), over its limit of \(Format.duration(limit)) (estimated work \(RenderEstimate.workText(outcome.work)) pixel-ops)",
+                                        key: "slow-render"), input: input, minimize: false)
+            }
+        case .refused, .notRendered, .tooMuchWork:
+            break
         }
     }
 
@@ -174,6 +224,7 @@ struct FuzzRun {
             + "peak RSS \(Format.fixed(Double(peakRSSKiB) / 1024, 1)) MiB (RSS \(Format.fixed(startRSSMiB, 1)) MiB at start, "
             + "\(Format.fixed(FuzzSystem.residentMiB() ?? 0, 1)) MiB at end); seed \(options.seed), max-len \(options.maxLength), "
             + "\(seedCount) seeds, corpus grew to \(corpus.count) (\(validCorpus.count) valid)"
+            + (probe.map { "\n" + renders.summary(probe: $0, slowestCase: slowestCase.seconds) } ?? "")
     }
 
     /// The findings, one block each, for stdout.

@@ -25,6 +25,40 @@ enum FuzzSystem {
         return Double(pages * Int(sysconf(Int32(_SC_PAGESIZE)))) / (1024 * 1024)
     }
 
+    /// Sets the process's resident high-water mark (`VmHWM`) back to its resident set now, so the
+    /// next reading of it is the peak since this call: Linux's `/proc/self/clear_refs` with `5`.
+    /// False where that file cannot be written (another system, an older kernel).
+    @discardableResult
+    static func resetPeakResident() -> Bool {
+        let fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return write(fd, "5", 1) == 1
+    }
+
+    /// `VmRSS` (now) and `VmHWM` (the peak since start or the last `resetPeakResident`) from
+    /// `/proc/self/status`, in KiB; nil off Linux.
+    static func residentStatus() -> (current: Int, peak: Int)? {
+        guard let bytes = readFile("/proc/self/status") else { return nil }
+        var current: Int?, peak: Int?
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+            let text = String(decoding: line, as: UTF8.self)
+            let value = { Int(text.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") }
+            if text.hasPrefix("VmRSS:") { current = value() } else if text.hasPrefix("VmHWM:") { peak = value() }
+        }
+        guard let current, let peak else { return nil }
+        return (current, peak)
+    }
+
+    /// Returns the heap's free memory to the system (glibc `malloc_trim`, found at run time: the
+    /// Glibc module has no malloc.h), so what one input left behind does not hide what the next
+    /// one needs.
+    static func trimHeap() { _ = mallocTrim?(0) }
+
+    private typealias Trim = @convention(c) (Int) -> Int32
+    private static let mallocTrim: Trim? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim")
+        .map { unsafeBitCast($0, to: Trim.self) }
+
     /// The process's peak resident set (`getrusage` `ru_maxrss`) in KiB.
     static func peakRSSKiB() -> Int {
         var usage = rusage()

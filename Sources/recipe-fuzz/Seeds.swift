@@ -22,6 +22,16 @@
 /// | documents           | `---` / `...` markers, `%YAML` directive, CRLF line ends          |
 /// | wide-values         | flow values near the printer's 100-column limit                   |
 /// | block-params        | block-form op parameters with comments inside                     |
+///
+/// And recipes that stress the renderer's resources (the render probe, `RenderProbe`), which the
+/// mutator grows, shrinks and splices into the others:
+///
+/// | seed                | stresses                                                          |
+/// |---------------------|-------------------------------------------------------------------|
+/// | many-blurs          | 256 `blur: 5%` stages, the stage bound: per-stage state           |
+/// | many-stages         | 200 stages of point, window and geometric ops in turn             |
+/// | wide-windows        | blur, sharpen, clarity, shadows-highlights at σ 100% and 1000 px, and just under the coarse grid |
+/// | branched            | 60 stages, each blending two earlier ones, flips in some branches |
 enum Seeds {
     static let builtIn: [(name: String, text: String)] = [
         ("flow-minimal", """
@@ -231,6 +241,26 @@ enum Seeds {
               - vignette: {amount: 0.3, radius: 1.2, feather: 0.7, center: [0.45, 0.55]}
 
             """),
+        ("many-blurs", header + String(repeating: "  - blur: 5%\n", count: 256)),
+        ("many-stages", header + (0..<200).map { i in
+            ["  - exposure: 0.1\n", "  - sharpen: 0.5\n", "  - vignette: 0.1\n", "  - flip: horizontal\n", "  - clarity: 0.1\n",
+             "  - gamma: 0.9\n", "  - blur: 2px\n", "  - contrast: 1.1\n"][i % 8]
+        }.joined()),
+        ("wide-windows", """
+            format: dev.recipe.edit
+            version: 1.1
+            stages:
+              - blur: 100%
+              - blur: 1000px
+              - sharpen: {amount: 5, sigma: 100%}
+              - sharpen: {amount: 5, sigma: 15.9px, luma: true}
+              - clarity: {amount: 1, sigma: 100%}
+              - clarity: {amount: -1, sigma: 1000px}
+              - shadows-highlights: {shadows: 1, highlights: 1, radius: 100%}
+              - blur: 15.99px
+
+            """),
+        ("branched", header + branched(stages: 60)),
         ("block-params", """
             format: dev.recipe.edit
             version: 1.1
@@ -245,5 +275,24 @@ enum Seeds {
 
             """),
     ]
-}
 
+    static let header = "format: dev.recipe.edit\nversion: 1.1\nstages:\n"
+
+    /// `stages` stages `s0`, `s1`, …, each (from the third) blending the one before it with an
+    /// earlier one; every fifth blurs, every seventh flips top–bottom (a whole image, kept at the
+    /// branch point for the reader that waits for it).
+    static func branched(stages: Int) -> String {
+        var out = "  - id: s0\n    exposure: 0.1\n  - id: s1\n    blur: 1%\n"
+        let modes = ["normal", "multiply", "screen", "overlay", "soft-light"]
+        for i in 2..<stages {
+            if i % 7 == 0 {
+                out += "  - id: s\(i)\n    input: s\(i - 2)\n    flip: vertical\n"
+            } else if i % 5 == 0 {
+                out += "  - id: s\(i)\n    input: s\(i - 3)\n    blur: \(i % 3 + 1)%\n"
+            } else {
+                out += "  - id: s\(i)\n    input: s\(i - 1)\n    blend: {with: s\(i / 2), mode: \(modes[i % 5])}\n"
+            }
+        }
+        return out
+    }
+}

@@ -1,6 +1,7 @@
 /// `recipe-fuzz`: an in-process mutation fuzzer for the recipe language's reader, checker and
 /// printer (see `Oracle` for what must hold, `Mutator` for how inputs are made, `Seeds` for where
-/// they start).
+/// they start), which renders every valid input on a small photo and measures its time and memory
+/// (`RenderProbe`).
 ///
 /// ```
 /// swift build -c release --scratch-path .build-fuzz --product recipe-fuzz
@@ -13,8 +14,29 @@
 import Glibc
 import RecipeCore
 import RecipeLanguage
+import RecipeSession
 
 let options = FuzzOptions.parseCommandLine()
+
+/// The render probe's photos and output live in a folder of this run's own, removed at the end.
+let probeFolder = "/tmp/recipe-fuzz-\(getpid())"
+let probe: RenderProbe?
+if options.noRender || options.dumpSeeds != nil {
+    probe = nil
+} else {
+    do {
+        guard FuzzSystem.makeDirectories(probeFolder) else { throw ImageError(.writeFailed, path: probeFolder, "cannot create the folder") }
+        probe = try RenderProbe(folder: probeFolder, size: options.renderSize!, budget: options.memory.budget)
+    } catch {
+        FuzzSystem.note("recipe-fuzz: cannot set up the render probe: \(error)")
+        exit(2)
+    }
+}
+func removeFolder(of probe: RenderProbe?) {
+    guard let probe else { return }
+    for file in [probe.photo, probe.nominal, probe.output] { unlink(file) }
+    rmdir(probe.folder)
+}
 
 if let folder = options.dumpSeeds {
     guard FuzzSystem.makeDirectories(folder) else {
@@ -59,7 +81,14 @@ if !options.replay.isEmpty {
             status = 1
             print("  FINDING \(v.kind): " + v.detail.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  "))
         }
+        if let probe, !verdict.hasErrors {
+            let outcome = probe.render(bytes)
+            print("  render on \(probe.size.width)×\(probe.size.height): \(outcome.status), \(Format.duration(outcome.seconds)), peak +"
+                  + "\(RenderStats.mib(outcome.peakBytes)), estimate \(RenderStats.mib(outcome.estimateBytes)), work "
+                  + "\(RenderEstimate.workText(outcome.work)) pixel-ops; at 6000×4000 \(outcome.nominalBytes.map(MemoryBudget.text) ?? "not planned")")
+        }
     }
+    removeFolder(of: probe)
     exit(status)
 }
 
@@ -82,11 +111,14 @@ for folder in options.corpusFolders {
 FuzzSystem.note("recipe-fuzz: \(Seeds.builtIn.count) built-in seeds + \(corpusFiles) corpus files; seed \(options.seed), "
     + "\(options.runs) runs, max-len \(options.maxLength)")
 
-var run = FuzzRun(options: options, seeds: seeds)
+var run = FuzzRun(options: options, seeds: seeds, probe: probe)
 run.loop()
+removeFolder(of: probe)
 if !run.findings.isEmpty { print(run.findingsReport, terminator: "") }
 if let folder = options.findingsFolder, !run.slowestInput.isEmpty {
     FuzzSystem.writeFile(run.slowestInput, to: folder + "/slowest.recipe.yaml")
+    if !run.renders.slowest.input.isEmpty { FuzzSystem.writeFile(run.renders.slowest.input, to: folder + "/slowest-render.recipe.yaml") }
+    if !run.renders.largest.input.isEmpty { FuzzSystem.writeFile(run.renders.largest.input, to: folder + "/largest-peak.recipe.yaml") }
 }
 print(run.summaryLine)
 exit(run.findings.isEmpty ? 0 : 1)
