@@ -14,6 +14,8 @@ package final class CachedPhoto: Sendable {
     package let path: String
     package let info: ImageInfo
     package let supportedScaleDenominators: [Int]
+    /// The rows' format, as the file's decoder says before decoding (what the memory estimate reads).
+    package let format: PixelFormat
     /// Whether rows are kept (false for CMYK photos).
     package let keepsRows: Bool
     private let decoded = Mutex<[Int: Decoded]>([:])
@@ -31,6 +33,7 @@ package final class CachedPhoto: Sendable {
         let decoder = try ImageDecoders.open(path, options: options)
         info = decoder.info
         supportedScaleDenominators = decoder.supportedScaleDenominators
+        format = decoder.format
         keepsRows = !((decoder as? any CMYKDecoding)?.storesCMYK ?? false)
     }
 
@@ -97,13 +100,12 @@ final class KeptRowsDecoder: ImageDecoder {
     var supportedScaleDenominators: [Int] { photo.supportedScaleDenominators }
     var width: Int { kept?.buffer.width ?? photo.info.width }
     var height: Int { kept?.buffer.rowCount ?? photo.info.height }
-    var format: PixelFormat { kept!.buffer.format }
+    var format: PixelFormat { kept?.buffer.format ?? photo.format }
 
     /// The decoded photo this preview keeps at that scale (decoded once, then shared by renders).
     func decodingBytes(scaleDenominator: Int) -> Int {
         let d = max(1, scaleDenominator)
-        return PixelBuffer.bytes(width: (photo.info.width + d - 1) / d, rowCapacity: (photo.info.height + d - 1) / d,
-                                 format: PixelFormat(photo.info.colorModel, photo.info.bitDepth > 8 ? .uint16 : .uint8))
+        return PixelBuffer.bytes(width: (photo.info.width + d - 1) / d, rowCapacity: (photo.info.height + d - 1) / d, format: photo.format)
     }
 
     func start(scaleDenominator: Int) throws(ImageError) {
