@@ -61,9 +61,13 @@ public struct ChannelTables: Sendable {
     static let lowest: Float = 0x1p-30
     static let highest: Float = 16
     /// Entries per sign: f(0), the log-spaced nodes, and f(16).
-    static let entries = 2 + perOctave * octaves
+    public static let entries = 2 + perOctave * octaves
     /// The bytes of one set's table when the channels differ (816 KiB; a third when alike).
     public static let maximumBytes = 4 * 2 * 3 * 2 * entries
+    /// What building one set takes beside the table and frees: the steps sampled at every node
+    /// (`PointStep.sample`, 1.1 MB of `SIMD3<Double>`) and the three channels' values (0.4 MB).
+    /// A pass builds its sets on the thread that runs it, whose heap keeps those pages.
+    public static let buildTransientBytes = 2 * entries * (MemoryLayout<SIMD3<Double>>.stride + 3 * 4)
 
     /// The bytes the tables of `steps` will take, before they are built (for memory estimates):
     /// a third of `maximumBytes` when the steps treat the three channels alike at a few inputs

@@ -293,8 +293,11 @@ public struct PointProgram: Sendable {
     /// tables; the float tables of its head when it reads floats, of its tail when it writes
     /// them, and of its body; a LUT's lattice) and how many float tables the pass builds on its
     /// first row (each evaluates its steps at 104,000 points in double precision: milliseconds,
-    /// whatever the photo's size).
-    public func tables(readsFloats: Bool, writesFloats: Bool) -> (bytes: Int, builds: Int) {
+    /// whatever the photo's size), and what the builds take and free, whose pages the heap keeps:
+    /// `planning`, the store table's 65,536 samples (2 MiB of `SIMD3<Double>`, when the plan is
+    /// made), and `firstRow`, a float table's (`ChannelTables.buildTransientBytes`, on the thread
+    /// that runs the pass).
+    public func tables(readsFloats: Bool, writesFloats: Bool) -> (bytes: Int, builds: Int, planning: Int, firstRow: Int) {
         var lazy = bodyRuns.compactMap { if case .tables(let t) = $0 { t } else { nil } }
         if readsFloats, let headTables { lazy.append(headTables) }
         if writesFloats, let tailTables { lazy.append(tailTables) }
@@ -302,7 +305,8 @@ public struct PointProgram: Sendable {
         for step in steps {
             if case .lut(let lut, _, _) = step { bytes += 4 * (lut.table.count + (lut.shaper?.table.count ?? 0)) }
         }
-        return (bytes, lazy.count)
+        return (bytes, lazy.count, storeTable.isEmpty ? 0 : Self.storeLevels * MemoryLayout<SIMD3<Double>>.stride,
+                lazy.isEmpty ? 0 : ChannelTables.buildTransientBytes)
     }
 
     /// `tables: false` skips building the load and store tables (about 200,000 evaluations of the

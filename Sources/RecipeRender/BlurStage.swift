@@ -130,7 +130,7 @@ public final class BlurStage: RowSource {
     }
 
     /// Source rows read at a time.
-    private static let inputRows = 16
+    public static let inputRows = 16
 
     /// The sizes a stage of given parameters works with, decided once for `init` and for the
     /// memory estimate (`footprint`), so the two cannot disagree.

@@ -27,13 +27,16 @@ public final class CropStep: RowSource {
         self.y = y
         self.width = width
         self.height = height
-        strip = PixelBuffer(width: source.width, rowCapacity: min(16, source.height), format: source.format)
+        strip = PixelBuffer(width: source.width, rowCapacity: Self.stripRows(height: source.height), format: source.format)
     }
+
+    /// Source rows read at a time.
+    public static func stripRows(height: Int) -> Int { min(16, height) }
 
     /// What a crop of `source` holds while it runs (a strip of the source), and its lookahead:
     /// the rows above the rectangle, read before its first row comes out, and a strip.
     public static func footprint(source: (width: Int, height: Int, format: PixelFormat), y: Int) -> (bytes: Int, lookahead: Int) {
-        let rows = min(16, source.height)
+        let rows = stripRows(height: source.height)
         return (PixelBuffer.bytes(width: source.width, rowCapacity: rows, format: source.format), min(source.height, y + rows))
     }
 

@@ -35,7 +35,7 @@ public final class OrientStep: RowSource {
     }
 
     /// Source rows read at a time while the whole image is gathered.
-    static let gatherRows = 32
+    public static let gatherRows = 32
 
     public func readRows(into buffer: PixelBuffer) throws -> Int {
         guard next < height else { buffer.rowCount = 0; return 0 }

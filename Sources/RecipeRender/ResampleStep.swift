@@ -72,7 +72,7 @@ public final class ResampleStep: RowSource {
     }
 
     /// Source rows read at a time.
-    static let inputRows = 16
+    public static let inputRows = 16
 
     deinit {
         ring.deallocate()

@@ -35,7 +35,8 @@ public final class RowTee: @unchecked Sendable {
 
     deinit { pthread_mutex_destroy(&mutex) }
 
-    private static func stripRows(height: Int) -> Int { max(1, min(16, height)) }
+    /// Source rows read at a time.
+    public static func stripRows(height: Int) -> Int { max(1, min(16, height)) }
 
     /// What a tee of `width`×`height` rows holds when its fastest reader runs `lead` rows ahead
     /// of its slowest (the lookaheads of the stages between the branch point and the blend that

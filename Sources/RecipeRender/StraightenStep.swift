@@ -48,7 +48,7 @@ public final class StraightenStep: RowSource {
     /// Output rows made per call at most (the ring is sized for them).
     static let rowsPerCall = 32
     /// Source rows read at a time.
-    static let sourceStripRows = 16
+    public static let sourceStripRows = 16
 
     /// `width`×`height` is the output canvas: the source size for `crop`, the bounding box
     /// (`Rotation.expandedSize`) for `expand`. With a `pool`, each strip's rows are split over it

@@ -67,11 +67,11 @@ public final class PrefetchStep: RowSource {
     private var current: PixelBuffer?
     private var currentNext = 0
 
-    /// What a prefetch of `width`-pixel rows holds (its three strips), and its lookahead: the
-    /// rows of those strips, read ahead of its reader.
-    public static func footprint(width: Int, height: Int, format: PixelFormat) -> (bytes: Int, lookahead: Int) {
-        let rows = max(1, min(StripPipeline.stripRows(rowBytes: width * format.bytesPerPixel), height))
-        return (3 * PixelBuffer.bytes(width: width, rowCapacity: rows, format: format), 3 * rows)
+    /// What a prefetch of `width`-pixel rows holds, read `readerRows` at a time (its strips take
+    /// the shape of the buffer they are read into): three strips, and as its lookahead their rows,
+    /// read ahead of its reader.
+    public static func footprint(width: Int, format: PixelFormat, readerRows: Int) -> (bytes: Int, lookahead: Int) {
+        (3 * PixelBuffer.bytes(width: width, rowCapacity: readerRows, format: format), 3 * readerRows)
     }
 
     public init(source: RowSource, stripRows: Int? = nil) {

@@ -69,10 +69,15 @@ extension RenderJob {
         let outFormat = ImageEncoders.pixelFormat(setup.outputFormat, for: rows.format.colorModel, deep: info.bitDepth > 8)
         let encoding = "encoding the \(setup.outputFormat.rawValue) output"
         if rows.format != outFormat { rows = walk.convert(encoding, rows, to: outFormat) }
-        walk.estimate.add(encoding, PixelBuffer.bytes(width: rows.width, rowCapacity: Rows.stripRows(rows), format: rows.format)
-                          + ImageEncoders.encodingBytes(setup.outputFormat, width: rows.width, height: rows.height, pixels: outFormat,
-                                                        encoding: self.encoding))
+        // The strip pipeline takes a prefetch's own strips as they are; from any other stage it
+        // reads into a strip of its own.
+        let stripRows = max(1, min(StripPipeline.stripRows(rowBytes: rows.width * rows.format.bytesPerPixel), rows.height))
+        if !walk.endsInPrefetch { walk.estimate.add(encoding, PixelBuffer.bytes(width: rows.width, rowCapacity: stripRows, format: rows.format)) }
+        walk.reads(stripRows)
+        walk.estimate.add(encoding, ImageEncoders.encodingBytes(setup.outputFormat, width: rows.width, height: rows.height, pixels: outFormat,
+                                                                encoding: self.encoding))
         walk.closeTees()
+        walk.estimate.add("building the passes' tables (samples, freed)", max(walk.planning, walk.firstRow))
         return walk.estimate
     }
 }
@@ -85,12 +90,6 @@ struct Rows {
 
     var size: (width: Int, height: Int) { (width, height) }
     var pixels: Double { Double(width) * Double(height) }
-
-    /// The rows a stage reads at a time from the one before it: a prefetch's strip or a stage's
-    /// own 16, whichever is more (a bound, not the exact count).
-    static func stripRows(_ rows: Rows) -> Int {
-        min(rows.height, max(16, StripPipeline.stripRows(rowBytes: rows.width * rows.format.bytesPerPixel)))
-    }
 }
 
 /// Walks the stages `RenderJob.build` makes, adding up what each holds, and the rows kept at
@@ -104,6 +103,17 @@ struct EstimateWalk {
     var tees: [String: (rows: Rows, lead: Int, readers: Int, what: String)] = [:]
     /// Point passes named so far (`point pass 2`).
     var passes = 0
+    /// Parts whose strips take the shape of the buffer their reader reads into (a prefetch's
+    /// three strips; a point stage's or a conversion's scratch, a left–right mirror's), sized
+    /// when the next stage that reads a fixed number of rows is met (`reads`): what each holds
+    /// for that many rows, and how many rows it reads ahead.
+    var pending: [(what: String, rows: Rows, size: (Int) -> (bytes: Int, lookahead: Int))] = []
+    /// Whether the chain so far ends in a prefetch (the encoder then takes its strips).
+    var endsInPrefetch = false
+    /// The largest sample array a program's tables are built from when the plan is made, and,
+    /// on one thread, when a pass starts (freed, their pages kept).
+    var planning = 0
+    var firstRow = 0
 
     mutating func nextPass() -> String {
         passes += 1
@@ -130,17 +140,30 @@ struct EstimateWalk {
         estimate.add(what, count * WorkerThread.estimatedBytes)
     }
 
-    /// With threads, every stage hands its rows to the next through a prefetch (three strips and
-    /// a thread).
+    /// The next stage reads `count` rows at a time from the chain: the parts waiting for their
+    /// reader's shape take it.
+    mutating func reads(_ count: Int) {
+        let waiting = pending
+        pending = []
+        for part in waiting {
+            let (bytes, lookahead) = part.size(max(1, min(count, part.rows.height)))
+            stage(part.what, bytes: bytes, lookahead: lookahead, input: part.rows, work: 0)
+        }
+    }
+
+    /// With threads, every stage hands its rows to the next through a prefetch: a thread, and
+    /// three strips of the shape its reader reads into.
     mutating func prefetch(_ what: String, _ rows: Rows) {
         guard threaded else { return }
-        let (bytes, lookahead) = PrefetchStep.footprint(width: rows.width, height: rows.height, format: rows.format)
-        stage(what, bytes: bytes + WorkerThread.estimatedBytes, lookahead: lookahead, input: rows, work: 0)
+        estimate.add(what, WorkerThread.estimatedBytes)
+        pending.append((what, rows, { PrefetchStep.footprint(width: rows.width, format: rows.format, readerRows: $0) }))
+        endsInPrefetch = true
     }
 
     mutating func convert(_ what: String, _ rows: Rows, to format: PixelFormat) -> Rows {
-        stage(what, bytes: ConvertStep.footprint(width: rows.width, source: rows.format, rows: Rows.stripRows(rows)), lookahead: 0,
-              input: rows, work: rows.pixels)
+        stage(what, bytes: 0, lookahead: 0, input: rows, work: rows.pixels)
+        pending.append((what, rows, { (ConvertStep.footprint(width: rows.width, source: rows.format, rows: $0), 0) }))
+        endsInPrefetch = false
         return Rows(width: rows.width, height: rows.height, format: format)
     }
 
@@ -151,16 +174,23 @@ struct EstimateWalk {
         // others; the unfused plan's programs run every step on floats, with no tables.
         let fused = programs.count == 1
         let tables = programs.map { $0.tables(readsFloats: fused && rows.format.sampleType != .uint8, writesFloats: fused && output != .uint8) }
-        let bytes = PointStage.footprint(width: rows.width, source: rows.format, output: output, programs: max(1, programs.count),
-                                         rows: Rows.stripRows(rows)) + tables.reduce(0) { $0 + $1.bytes }
         let steps = programs.reduce(0) { $0 + $1.steps.count }
-        stage(what, bytes: bytes, lookahead: 0, input: rows,
+        planning = max(planning, tables.map(\.planning).max() ?? 0)
+        // With threads each pass builds its float tables on its own thread, in that thread's heap.
+        let firstRow = tables.map(\.firstRow).max() ?? 0
+        if !threaded { self.firstRow = max(self.firstRow, firstRow) }
+        stage(what, bytes: tables.reduce(0) { $0 + $1.bytes } + (threaded ? firstRow : 0), lookahead: 0, input: rows,
               work: rows.pixels * Double(max(1, steps)) + 1e7 * Double(tables.reduce(0) { $0 + $1.builds }))
+        pending.append((what, rows, { (PointStage.footprint(width: rows.width, source: rows.format, output: output,
+                                                            programs: max(1, programs.count), rows: $0), 0) }))
+        endsInPrefetch = false
         return Rows(width: rows.width, height: rows.height, format: PixelFormat(.rgb, output))
     }
 
     mutating func resample(_ what: String, _ rows: Rows, to size: (width: Int, height: Int), kernel: ResampleKernel,
                            format: PixelFormat) -> Rows {
+        reads(ResampleStep.inputRows)
+        endsInPrefetch = false
         let (bytes, lookahead) = ResampleStep.footprint(source: (rows.width, rows.height, rows.format), width: size.width, height: size.height,
                                                         kernel: kernel)
         let taps = Double(ResampleWeights.tapCount(inputSize: rows.height, outputSize: size.height, kernel: kernel)
@@ -170,9 +200,18 @@ struct EstimateWalk {
     }
 
     mutating func orient(_ what: String, _ rows: Rows, _ orientation: Orientation) -> Rows {
-        let (bytes, lookahead) = OrientStep.footprint(source: (rows.width, rows.height, rows.format), orientation: orientation,
-                                                      stripRows: Rows.stripRows(rows))
-        stage(what, bytes: bytes, lookahead: lookahead, input: rows, work: rows.pixels)
+        endsInPrefetch = false
+        if orientation == .upMirrored {
+            // Mirrors each strip as it comes, through a scratch strip of its reader's shape.
+            stage(what, bytes: 0, lookahead: 0, input: rows, work: rows.pixels)
+            pending.append((what, rows, { OrientStep.footprint(source: (rows.width, rows.height, rows.format), orientation: .upMirrored,
+                                                               stripRows: $0) }))
+        } else if orientation != .up {
+            reads(OrientStep.gatherRows)
+            let (bytes, lookahead) = OrientStep.footprint(source: (rows.width, rows.height, rows.format), orientation: orientation,
+                                                          stripRows: OrientStep.gatherRows)
+            stage(what, bytes: bytes, lookahead: lookahead, input: rows, work: rows.pixels)
+        }
         let (w, h) = orientation.orientedSize(width: rows.width, height: rows.height)
         return Rows(width: w, height: h, format: rows.format)
     }
@@ -219,6 +258,8 @@ struct EstimateWalk {
                     what = origin
                     rows = geometric(origin, rows, step)
                 case .keep(let name, let readers):
+                    reads(RowTee.stripRows(height: rows.height))
+                    endsInPrefetch = false
                     tees[name] = (rows, 0, readers, "branch point `\(name)` (rows kept for its readers)")
                     continue
                 case .resume(let name):
@@ -227,6 +268,7 @@ struct EstimateWalk {
                     continue
                 case .blend(let with, _, _, let origin):
                     what = origin
+                    endsInPrefetch = false
                     let (bytes, lookahead) = BlendStage.footprint(width: rows.width)
                     self.stage(origin, bytes: bytes, lookahead: lookahead, input: rows, work: 3 * rows.pixels)
                     take(with)
@@ -242,6 +284,8 @@ struct EstimateWalk {
     }
 
     mutating func window(_ what: String, _ rows: Rows, sigma: Double, kernel: GaussianBlur.Kernel, mode: BlurStage.Mode) {
+        reads(BlurStage.inputRows)
+        endsInPrefetch = false
         let (bytes, lookahead, helpers) = BlurStage.footprint(width: rows.width, height: rows.height, sigma: sigma, kernel: kernel, mode: mode,
                                                               threads: windowThreads)
         let taps = DecimatedGaussian.factor(sigma: sigma, kernel: kernel) == nil ? 2 * GaussianBlur.taps(sigma: sigma, kernel: kernel).count : 16
@@ -258,6 +302,8 @@ struct EstimateWalk {
         let out = Rows(width: after.width, height: after.height, format: step.isStraighten ? PixelFormat(.rgb, .float32) : rows.format)
         switch step {
         case .crop(_, let y, _, _):
+            reads(CropStep.stripRows(height: rows.height))
+            endsInPrefetch = false
             let (bytes, lookahead) = CropStep.footprint(source: (rows.width, rows.height, rows.format), y: y)
             stage(what, bytes: bytes, lookahead: lookahead, input: rows, work: out.pixels)
         case .rotate(let q):
@@ -265,10 +311,14 @@ struct EstimateWalk {
         case .flip(let horizontal):
             _ = orient(what, rows, horizontal ? .upMirrored : .downMirrored)
         case .straighten(let degrees, let expand, let w, let h):
+            reads(StraightenStep.sourceStripRows)
+            endsInPrefetch = false
             let (bytes, lookahead) = StraightenStep.footprint(source: rows.size, angleDegrees: degrees, fill: expand ? .expand : .crop,
                                                               width: w, height: h)
             stage(what, bytes: bytes, lookahead: lookahead, input: rows, work: 16 * out.pixels)
         case .straightenWindow(let degrees, let expand, let w, let h, let window, let mirrored):
+            reads(StraightenStep.sourceStripRows)
+            endsInPrefetch = false
             let (bytes, lookahead) = StraightenStep.footprint(source: rows.size, angleDegrees: degrees, fill: expand ? .expand : .crop,
                                                               width: w, height: h, window: (window.x, window.y, window.width, window.height),
                                                               mirrored: mirrored)
