@@ -16,12 +16,15 @@ struct RenderStats {
     var tooMuchWork = 0
     var failed = 0
     var seconds = 0.0
-    /// The slowest render, the one that grew the resident peak most, the largest ratio of a peak
-    /// to its estimate (among renders whose peak is at least 1 MiB: below that the ratio is
-    /// page noise), and the largest estimate for a 6000×4000 photo.
+    /// The slowest render, the one that grew the resident peak most, the largest ratios of a
+    /// peak to its estimate among renders whose peak is at least 1 MiB and at least 4 MiB (below
+    /// that, the process's one-time tables and a new thread's heap, which the estimate counts in
+    /// the process's own 16 MiB, weigh as much as the render), and the largest estimate for a
+    /// 6000×4000 photo.
     var slowest = (seconds: 0.0, work: 0.0, input: [UInt8]())
     var largest = (bytes: 0, estimate: 0, input: [UInt8]())
     var ratio = (value: 0.0, bytes: 0, estimate: 0)
+    var ratioLarge = (value: 0.0, bytes: 0, estimate: 0, input: [UInt8]())
     var nominal = (bytes: 0, input: [UInt8]())
     /// Inputs whose 6000×4000 estimate is above the default budget (`recipe render` would refuse them there).
     var nominalOverDefault = 0
@@ -42,10 +45,9 @@ struct RenderStats {
         seconds += outcome.seconds
         if outcome.seconds > slowest.seconds { slowest = (outcome.seconds, outcome.work, input) }
         if outcome.peakBytes > largest.bytes { largest = (outcome.peakBytes, outcome.estimateBytes, input) }
-        if outcome.peakBytes >= 1 << 20 {
-            let r = Double(outcome.peakBytes) / Double(max(1, outcome.estimateBytes))
-            if r > ratio.value { ratio = (r, outcome.peakBytes, outcome.estimateBytes) }
-        }
+        let r = Double(outcome.peakBytes) / Double(max(1, outcome.estimateBytes))
+        if outcome.peakBytes >= 1 << 20, r > ratio.value { ratio = (r, outcome.peakBytes, outcome.estimateBytes) }
+        if outcome.peakBytes >= 4 << 20, r > ratioLarge.value { ratioLarge = (r, outcome.peakBytes, outcome.estimateBytes, input) }
     }
 
     static func mib(_ bytes: Int) -> String { Format.fixed(Double(bytes) / 1048576, 1) + " MiB" }
@@ -66,7 +68,8 @@ struct RenderStats {
             + "\(Format.duration(slowest.seconds)) (estimated work \(RenderEstimate.workText(slowest.work)) pixel-ops): "
             + Self.describe(slowest.input)
             + "; largest peak \(Self.mib(largest.bytes)) (estimate \(Self.mib(largest.estimate))): " + Self.describe(largest.input)
-            + "; peak/estimate at most \(Format.fixed(ratio.value, 2)) (\(Self.mib(ratio.bytes)) of \(Self.mib(ratio.estimate)), peaks of 1 MiB or more)"
+            + "; peak/estimate at most \(Format.fixed(ratio.value, 2)) (\(Self.mib(ratio.bytes)) of \(Self.mib(ratio.estimate)), peaks of 1 MiB or more), "
+            + "\(Format.fixed(ratioLarge.value, 2)) (\(Self.mib(ratioLarge.bytes)) of \(Self.mib(ratioLarge.estimate)), peaks of 4 MiB or more)"
             + "\nrecipe-fuzz: estimates for a 6000×4000 photo: the largest \(MemoryBudget.text(nominal.bytes)) ("
             + Self.describe(nominal.input) + "); \(nominalOverDefault) over the default budget of \(MemoryBudget.standard)"
     }

@@ -119,6 +119,9 @@ if let folder = options.findingsFolder, !run.slowestInput.isEmpty {
     FuzzSystem.writeFile(run.slowestInput, to: folder + "/slowest.recipe.yaml")
     if !run.renders.slowest.input.isEmpty { FuzzSystem.writeFile(run.renders.slowest.input, to: folder + "/slowest-render.recipe.yaml") }
     if !run.renders.largest.input.isEmpty { FuzzSystem.writeFile(run.renders.largest.input, to: folder + "/largest-peak.recipe.yaml") }
+    if !run.renders.ratioLarge.input.isEmpty {
+        FuzzSystem.writeFile(run.renders.ratioLarge.input, to: folder + "/peak-over-estimate.recipe.yaml")
+    }
 }
 print(run.summaryLine)
 exit(run.findings.isEmpty ? 0 : 1)
