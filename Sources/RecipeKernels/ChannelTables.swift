@@ -64,10 +64,10 @@ public struct ChannelTables: Sendable {
     public static let entries = 2 + perOctave * octaves
     /// The bytes of one set's table when the channels differ (816 KiB; a third when alike).
     public static let maximumBytes = 4 * 2 * 3 * 2 * entries
-    /// What building one set takes beside the table and frees: the steps sampled at every node
-    /// (`PointStep.sample`, 1.1 MB of `SIMD3<Double>`) and the three channels' values (0.4 MB).
-    /// A pass builds its sets on the thread that runs it, whose heap keeps those pages.
-    public static let buildTransientBytes = 2 * entries * (MemoryLayout<SIMD3<Double>>.stride + 3 * 4)
+    /// What building one set takes beside the table and frees: the three channels' values at
+    /// every node (0.4 MB). A pass builds its sets on the thread that runs it, whose heap keeps
+    /// those pages.
+    public static let buildTransientBytes = 2 * entries * 3 * 4
 
     /// The bytes the tables of `steps` will take, before they are built (for memory estimates):
     /// a third of `maximumBytes` when the steps treat the three channels alike at a few inputs
@@ -104,8 +104,7 @@ public struct ChannelTables: Sendable {
         self.steps = steps
         let perChannel = 2 * Self.entries
         var values = [Float](repeating: 0, count: 3 * perChannel)
-        let sampled = PointStep.sample(steps, count: perChannel) { $0 < Self.entries ? Self.node($0) : -Self.node($0 - Self.entries) }
-        for (i, out) in sampled.enumerated() {
+        PointStep.sample(steps, count: perChannel, input: { $0 < Self.entries ? Self.node($0) : -Self.node($0 - Self.entries) }) { i, out in
             values[i] = Float(out.x)
             values[perChannel + i] = Float(out.y)
             values[2 * perChannel + i] = Float(out.z)

@@ -125,23 +125,22 @@ public enum PointStep: Sendable, Hashable {
     }
 
     /// The per-channel `steps` evaluated in double precision at `count` inputs, `input(i)` on
-    /// every channel. Steps that treat the channels alike evaluate three inputs at once, one a
-    /// lane: building a store table (65,536 inputs, a `pow` or two each) takes a third of the time.
-    public static func sample(_ steps: [PointStep], count: Int, input: (Int) -> Double) -> [SIMD3<Double>] {
-        var out = [SIMD3<Double>](repeating: .zero, count: count)
+    /// every channel, each result handed to `visit(i, result)` (no array of them: a store table
+    /// samples 65,536 inputs). Steps that treat the channels alike evaluate three inputs at once,
+    /// one a lane: building a store table (a `pow` or two an input) takes a third of the time.
+    public static func sample(_ steps: [PointStep], count: Int, input: (Int) -> Double, _ visit: (Int, SIMD3<Double>) -> Void) {
         if treatChannelsAlike(steps) {
             for i in stride(from: 0, to: count, by: 3) {
                 let v = SIMD3(input(i), i + 1 < count ? input(i + 1) : 0, i + 2 < count ? input(i + 2) : 0)
                 let r = steps.reduce(v) { $1.reference($0) }
-                for lane in 0..<min(3, count - i) { out[i + lane] = SIMD3(repeating: r[lane]) }
+                for lane in 0..<min(3, count - i) { visit(i + lane, SIMD3(repeating: r[lane])) }
             }
         } else {
             for i in 0..<count {
                 let v = input(i)
-                out[i] = steps.reduce(SIMD3(v, v, v)) { $1.reference($0) }
+                visit(i, steps.reduce(SIMD3(v, v, v)) { $1.reference($0) })
             }
         }
-        return out
     }
 
     /// The 3×4 identity.
@@ -293,11 +292,10 @@ public struct PointProgram: Sendable {
     /// tables; the float tables of its head when it reads floats, of its tail when it writes
     /// them, and of its body; a LUT's lattice) and how many float tables the pass builds on its
     /// first row (each evaluates its steps at 104,000 points in double precision: milliseconds,
-    /// whatever the photo's size), and what the builds take and free, whose pages the heap keeps:
-    /// `planning`, the store table's 65,536 samples (2 MiB of `SIMD3<Double>`, when the plan is
-    /// made), and `firstRow`, a float table's (`ChannelTables.buildTransientBytes`, on the thread
-    /// that runs the pass).
-    public func tables(readsFloats: Bool, writesFloats: Bool) -> (bytes: Int, builds: Int, planning: Int, firstRow: Int) {
+    /// whatever the photo's size), and what a float table's build takes and frees, whose pages
+    /// the heap of the thread that runs the pass keeps (`firstRow`,
+    /// `ChannelTables.buildTransientBytes`).
+    public func tables(readsFloats: Bool, writesFloats: Bool) -> (bytes: Int, builds: Int, firstRow: Int) {
         var lazy = bodyRuns.compactMap { if case .tables(let t) = $0 { t } else { nil } }
         if readsFloats, let headTables { lazy.append(headTables) }
         if writesFloats, let tailTables { lazy.append(tailTables) }
@@ -305,8 +303,7 @@ public struct PointProgram: Sendable {
         for step in steps {
             if case .lut(let lut, _, _) = step { bytes += 4 * (lut.table.count + (lut.shaper?.table.count ?? 0)) }
         }
-        return (bytes, lazy.count, storeTable.isEmpty ? 0 : Self.storeLevels * MemoryLayout<SIMD3<Double>>.stride,
-                lazy.isEmpty ? 0 : ChannelTables.buildTransientBytes)
+        return (bytes, lazy.count, lazy.isEmpty ? 0 : ChannelTables.buildTransientBytes)
     }
 
     /// `tables: false` skips building the load and store tables (about 200,000 evaluations of the
@@ -328,7 +325,7 @@ public struct PointProgram: Sendable {
             return
         }
         var load = [Float](repeating: 0, count: 3 * 256)
-        for (code, out) in PointStep.sample(head, count: 256, input: { Double($0) / 255 }).enumerated() {
+        PointStep.sample(head, count: 256, input: { Double($0) / 255 }) { code, out in
             load[code] = Float(out.x)
             load[256 + code] = Float(out.y)
             load[512 + code] = Float(out.z)
@@ -342,7 +339,7 @@ public struct PointProgram: Sendable {
         let levels = Self.storeLevels
         var store = [UInt8](repeating: 0, count: 3 * levels)
         var monotone = true
-        for (i, out) in PointStep.sample(tail, count: levels, input: { Double($0) / Double(levels - 1) }).enumerated() {
+        PointStep.sample(tail, count: levels, input: { Double($0) / Double(levels - 1) }) { i, out in
             for c in 0..<3 {
                 store[c * levels + i] = SampleConversion.quantize8(Float(c == 0 ? out.x : c == 1 ? out.y : out.z))
                 if i > 0, store[c * levels + i] < store[c * levels + i - 1] { monotone = false }

@@ -77,7 +77,7 @@ extension RenderJob {
         walk.estimate.add(encoding, ImageEncoders.encodingBytes(setup.outputFormat, width: rows.width, height: rows.height, pixels: outFormat,
                                                                 encoding: self.encoding))
         walk.closeTees()
-        walk.estimate.add("building the passes' tables (samples, freed)", max(walk.planning, walk.firstRow))
+        walk.estimate.add("building the passes' tables (samples, freed)", walk.firstRow)
         return walk.estimate
     }
 }
@@ -110,9 +110,8 @@ struct EstimateWalk {
     var pending: [(what: String, rows: Rows, size: (Int) -> (bytes: Int, lookahead: Int))] = []
     /// Whether the chain so far ends in a prefetch (the encoder then takes its strips).
     var endsInPrefetch = false
-    /// The largest sample array a program's tables are built from when the plan is made, and,
-    /// on one thread, when a pass starts (freed, their pages kept).
-    var planning = 0
+    /// The largest sample array a program's float tables are built from, on one thread, when a
+    /// pass starts (freed, their pages kept).
     var firstRow = 0
 
     mutating func nextPass() -> String {
@@ -175,7 +174,6 @@ struct EstimateWalk {
         let fused = programs.count == 1
         let tables = programs.map { $0.tables(readsFloats: fused && rows.format.sampleType != .uint8, writesFloats: fused && output != .uint8) }
         let steps = programs.reduce(0) { $0 + $1.steps.count }
-        planning = max(planning, tables.map(\.planning).max() ?? 0)
         // With threads each pass builds its float tables on its own thread, in that thread's heap.
         let firstRow = tables.map(\.firstRow).max() ?? 0
         if !threaded { self.firstRow = max(self.firstRow, firstRow) }
