@@ -151,6 +151,20 @@ int rcp_jpeg_decoder_read(rcp_jpeg_decoder *d, JSAMPARRAY rows, unsigned int max
     return 1;
 }
 
+int rcp_jpeg_decoder_window(rcp_jpeg_decoder *d, unsigned int *xoffset, unsigned int *width,
+                            unsigned int lines) {
+    if (setjmp(d->err.jump)) return 0;
+    JDIMENSION x = *xoffset, w = *width;
+    jpeg_crop_scanline(&d->cinfo, &x, &w);
+    *xoffset = x;
+    *width = w;
+    if (lines > 0 && jpeg_skip_scanlines(&d->cinfo, lines) != lines) {
+        snprintf(d->err.message, sizeof d->err.message, "could not skip to row %u", lines);
+        return 0;
+    }
+    return 1;
+}
+
 int rcp_jpeg_decoder_finish(rcp_jpeg_decoder *d) {
     if (setjmp(d->err.jump)) return 0;
     jpeg_finish_decompress(&d->cinfo);

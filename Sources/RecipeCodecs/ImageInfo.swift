@@ -143,6 +143,15 @@ public protocol ImageDecoder: RowSource {
     func decodingBytes(scaleDenominator: Int) -> Int
 }
 
+/// A decoder that can start on a window of the image at full size, decoding little or nothing
+/// of what lies outside it (`JPEGDecoder.start(window:)`): returns the rectangle its rows then
+/// cover, which holds the window.
+public protocol WindowDecoding: ImageDecoder {
+    func start(window: (x: Int, y: Int, width: Int, height: Int)) throws(ImageError) -> (x: Int, y: Int, width: Int, height: Int)
+}
+
+extension JPEGDecoder: WindowDecoding {}
+
 /// A decoder of files that may store CMYK (JPEG, TIFF): given a converter (the colour module's
 /// transform through the photo's profile), it hands out 16-bit RGB rows instead.
 public protocol CMYKDecoding: ImageDecoder {

@@ -175,8 +175,13 @@ package struct PreviewRenderer: Sendable {
         func crop(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> RenderStage {
             .barrier(.geometric(.crop(x: x, y: y, width: w, height: h), origin: "preview region"))
         }
-        var reach = 0, grid = 1, windowed = plan.finalSize == nil && output == photo
-            && plan.sourceSize.map { $0 == photo } ?? true
+        let fullSource = plan.finalSize == nil && plan.sourceSize.map { $0 == photo } ?? true
+        if fullSource, output != photo || plan.stages.contains(where: Self.isGeometric) {
+            if let note = Self.cutThroughGeometry(&plan, to: r, photo: photo, output: output) { return note }
+            plan.stages.append(crop(r.x, r.y, r.width, r.height))
+            return "the whole photo was rendered at full size and cut (the recipe has stages that move pixels that a window cannot follow: a straighten, a resize, or a crop inside a branch)"
+        }
+        var reach = 0, grid = 1, windowed = fullSource && output == photo
         for case .barrier(let barrier) in plan.stages {
             guard let n = barrier.reach else { windowed = false; break }
             reach += n.pixels
@@ -200,6 +205,100 @@ package struct PreviewRenderer: Sendable {
     }
 
     private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+
+    private static func isGeometric(_ stage: RenderStage) -> Bool {
+        if case .barrier(.geometric) = stage { true } else { false }
+    }
+
+    /// A rectangle of a stage's canvas.
+    private struct Rect: Equatable {
+        var x, y, width, height: Int
+    }
+
+    /// `cut` for a plan whose stages crop, flip, turn or orient (and no branches): the region is
+    /// followed back through the stages to the photo. A crop moves it, a flip or quarter turn
+    /// mirrors or turns it (the stage then flips or turns the window alone: the same pixels), a
+    /// blur or local stage widens it by its reach (its corner on the stage's decimated grid), a
+    /// point stage keeps it (its vignettes and masks moved by the window's corner on its canvas).
+    /// The window decodes from the photo; after a local stage its margin is cut off again. Nil
+    /// when a stage cannot be followed (a straighten or resize samples between pixels; a
+    /// branch would need a window per branch).
+    private static func cutThroughGeometry(_ plan: inout PlannedRender, to region: Region, photo: (width: Int, height: Int),
+                                           output: (width: Int, height: Int)) -> String? {
+        // The canvas before each stage, and after the last.
+        var canvases = [Rect(x: 0, y: 0, width: photo.width, height: photo.height)]
+        for stage in plan.stages {
+            var next = canvases.last!
+            switch stage {
+            case .point: break
+            case .barrier(.keep), .barrier(.resume), .barrier(.blend): return nil
+            case .barrier(.geometric(let step, _)):
+                switch step {
+                case .crop, .flip, .rotate: break
+                default: return nil
+                }
+                let size = step.size(after: CanvasSize(width: next.width, height: next.height))
+                next = Rect(x: 0, y: 0, width: size.width, height: size.height)
+            case .barrier: break
+            }
+            canvases.append(next)
+        }
+        guard (canvases.last!.width, canvases.last!.height) == output else { return nil }
+        // Back from the region: the window each stage's input must cover.
+        var windows = [Rect](repeating: Rect(x: 0, y: 0, width: 0, height: 0), count: plan.stages.count + 1)
+        windows[plan.stages.count] = Rect(x: region.x, y: region.y, width: region.width, height: region.height)
+        for i in plan.stages.indices.reversed() {
+            let out = windows[i + 1], canvas = canvases[i]
+            switch plan.stages[i] {
+            case .point:
+                windows[i] = out
+            case .barrier(.geometric(.crop(let x, let y, _, _), _)):
+                windows[i] = Rect(x: out.x + x, y: out.y + y, width: out.width, height: out.height)
+            case .barrier(.geometric(.flip(let horizontal), _)):
+                windows[i] = bounds(out, through: horizontal ? .upMirrored : .downMirrored, canvas: canvases[i + 1])
+            case .barrier(.geometric(.rotate(let q), _)):
+                windows[i] = bounds(out, through: q == 1 ? .right : q == 2 ? .down : .left, canvas: canvases[i + 1])
+            case .barrier(let barrier):
+                guard let n = barrier.reach else { return nil }
+                let x0 = max(0, out.x - n.pixels) / n.grid * n.grid, y0 = max(0, out.y - n.pixels) / n.grid * n.grid
+                let x1 = min(canvas.width, out.x + out.width + n.pixels), y1 = min(canvas.height, out.y + out.height + n.pixels)
+                windows[i] = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+            }
+        }
+        let source = windows[0]
+        guard (source.width, source.height) != photo else { return nil }
+        func crop(_ r: Rect) -> RenderStage {
+            .barrier(.geometric(.crop(x: r.x, y: r.y, width: r.width, height: r.height), origin: "preview region"))
+        }
+        var stages = [crop(source)]
+        for (i, stage) in plan.stages.enumerated() {
+            let input = windows[i], wanted = windows[i + 1]
+            switch stage {
+            case .point(let programs):
+                stages.append(.point(programs.map { $0.translated(by: input.x, input.y) }))
+            case .barrier(.geometric(.crop, _)):
+                continue  // the window already is the crop's part
+            case .barrier(.geometric):
+                stages.append(stage)
+            case .barrier:
+                stages.append(stage)
+                if input != wanted {
+                    stages.append(crop(Rect(x: wanted.x - input.x, y: wanted.y - input.y, width: wanted.width, height: wanted.height)))
+                }
+            }
+        }
+        plan.stages = stages
+        return "the recipe ran on the \(source.width)x\(source.height) pixels of the photo that the region comes from"
+    }
+
+    /// The window of a stage's input that `orientation` (a flip or turn of the whole input)
+    /// makes into `out` of its `canvas` (the output canvas).
+    private static func bounds(_ out: Rect, through orientation: Orientation, canvas: Rect) -> Rect {
+        let a = orientation.sourceCoordinate(x: out.x, y: out.y, uprightWidth: canvas.width, uprightHeight: canvas.height)
+        let b = orientation.sourceCoordinate(x: out.x + out.width - 1, y: out.y + out.height - 1,
+                                             uprightWidth: canvas.width, uprightHeight: canvas.height)
+        return Rect(x: min(a.x, b.x), y: min(a.y, b.y), width: abs(a.x - b.x) + 1, height: abs(a.y - b.y) + 1)
+    }
 
     /// Milliseconds on the monotonic clock.
     package static func now() -> Double {

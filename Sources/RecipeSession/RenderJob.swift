@@ -182,13 +182,30 @@ package struct RenderJob {
         let (outputFormat, stored, denominator, poolThreads, outputSamples) =
             (setup.outputFormat, setup.stored, setup.denominator, setup.poolThreads, setup.outputSamples)
         var stages = setup.stages
-        try decoder.start(scaleDenominator: denominator)
+        var decodesWindow = false
+        if let window = Self.decodeWindow(stages, decoder: decoder, denominator: denominator, stored: stored, orientation: orientation),
+           let windowed = decoder as? any WindowDecoding {
+            // A plan that starts with a crop of the upright, full-size photo (a crop the
+            // optimiser hoisted to the front, a preview's 1:1 region) decodes only that window:
+            // the rows above it are skipped, those below never read, the columns beside it
+            // left out where the format allows. What the decoder covers is cropped to the window.
+            let covered = try windowed.start(window: window)
+            let (x, y) = (window.x - covered.x, window.y - covered.y)
+            if (x, y, covered.width, covered.height) == (0, 0, window.width, window.height) {
+                stages.removeFirst()
+            } else {
+                stages[0] = .barrier(.geometric(.crop(x: x, y: y, width: window.width, height: window.height), origin: "the decoded window"))
+            }
+            decodesWindow = true
+        } else {
+            try decoder.start(scaleDenominator: denominator)
+        }
 
         // The decoder gets a thread of its own; everything after it runs on this one.
         var chain: RowSource = threaded ? PrefetchStep(source: decoder) : decoder
         let pool = !stages.isEmpty && poolThreads > 1 ? WorkerPool(threads: poolThreads) : nil
         defer { pool?.shutdown() }
-        let resamples = chain.width != stored.width || chain.height != stored.height
+        let resamples = !decodesWindow && (chain.width != stored.width || chain.height != stored.height)
         // What the decoded pixels stand for: a reduced decode's last row and column may cover
         // less than a whole pixel.
         let span = (width: Double(info.width) / Double(denominator), height: Double(info.height) / Double(denominator))
@@ -266,6 +283,28 @@ package struct RenderJob {
         try file.commit()
         return Outcome(width: chain.width, height: chain.height, scaleDenominator: denominator,
                        warnings: color.warnings + decoder.warnings + encoderWarnings.map { ImageWarning(path: output, $0) })
+    }
+
+    /// The window of the photo a run of this job decodes (nil: the whole photo), for `explain`.
+    package func decodedWindow(_ decoder: any ImageDecoder, color: PhotoColor) throws -> (x: Int, y: Int, width: Int, height: Int)? {
+        let setup = try setup(decoder.info, supportedScaleDenominators: decoder.supportedScaleDenominators, color: color)
+        return Self.decodeWindow(setup.stages, decoder: decoder, denominator: setup.denominator, stored: setup.stored,
+                                 orientation: decoder.info.orientation)
+    }
+
+    /// The window a render's decoder can start on (`WindowDecoding`): the crop its stages start
+    /// with, when the photo is decoded upright at full size (no DCT reduction, no resample, no
+    /// orientation to turn) and the crop leaves something out.
+    package static func decodeWindow(_ stages: [RenderStage], decoder: any ImageDecoder, denominator: Int,
+                                     stored: (width: Int, height: Int), orientation: Orientation)
+        -> (x: Int, y: Int, width: Int, height: Int)? {
+        guard denominator == 1, orientation == .up, decoder is any WindowDecoding,
+              case .barrier(.geometric(.crop(let x, let y, let w, let h), _)) = stages.first,
+              stored == (decoder.info.width, decoder.info.height),
+              x >= 0, y >= 0, w > 0, h > 0, x + w <= stored.width, y + h <= stored.height,
+              (w, h) != stored
+        else { return nil }
+        return (x, y, w, h)
     }
 
     /// Rows of a CMYK photo through its profile into 16-bit sRGB, for the decoder (Adobe's

@@ -137,4 +137,40 @@ struct JPEGDecoderTests {
         testNote("JPEG corpus sweep: \(compared) files identical to djpeg, \(cmyk) CMYK/YCCK skipped, \(unsupported) unsupported (12-bit)")
         #expect(compared > 20)
     }
+
+    @Test("a window decode gives the full decode's pixels, and decodes less", arguments: fixtureJPEGs.filter { $0 != "moz_jpg-size-15x15.jpg" })
+    func windowDecode(name: String) throws {
+        let path = TestPaths.fixture("jpeg/\(name)")
+        let (full, _) = try decodeAll(path)
+        let (w, h) = (full.width, full.height)
+        // Windows on and off the MCU grid, at the edges and inside, one pixel to most of the image.
+        let windows = [(0, 0, 40, 40), (16, 16, 16, 16), (17, 9, 30, 40), (1, 1, 5, 7), (w / 2, h / 2, 1, 1),
+                       (1, 0, w - 2, h - 1), (w - 9, h - 9, 9, 9), (w / 3, h / 4, w / 3, h / 2)]
+            .filter { $0.0 >= 0 && $0.1 >= 0 && $0.2 > 0 && $0.3 > 0 && $0.0 + $0.2 <= w && $0.1 + $0.3 <= h }
+        for window in windows {
+            let decoder = try JPEGDecoder(path: path)
+            let covered = try decoder.start(window: window)
+            #expect(covered.x <= window.0 && covered.y <= window.1 && covered.x + covered.width >= window.0 + window.2
+                    && covered.y + covered.height == window.1 + window.3, "\(name) \(window): covers \(covered)")
+            #expect(decoder.width == covered.width && decoder.height == covered.height)
+            if window.0 >= 64 || window.0 + window.2 <= w - 64 { #expect(covered.width < w, "\(name) \(window): no columns left out") }
+            if window.1 >= 64 { #expect(covered.y > 0, "\(name) \(window): no rows skipped") }
+            let strip = PixelBuffer(width: decoder.width, rowCapacity: 5, format: decoder.format)
+            var row = 0, mismatches = 0
+            let c = full.channels
+            while try decoder.readRows(into: strip) > 0 {
+                #expect(strip.originY == row)
+                for r in 0..<strip.rowCount {
+                    let y = covered.y + row + r
+                    let samples = strip.samples(r, as: UInt8.self)
+                    for x in max(window.0, covered.x)..<(window.0 + window.2) where y >= window.1 {
+                        for k in 0..<c where Int(samples[(x - covered.x) * c + k]) != full.samples[(y * w + x) * c + k] { mismatches += 1 }
+                    }
+                }
+                row += strip.rowCount
+            }
+            #expect(row == covered.height)
+            #expect(mismatches == 0, "\(name) window \(window): \(mismatches) samples differ from the full decode")
+        }
+    }
 }

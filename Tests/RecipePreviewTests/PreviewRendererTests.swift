@@ -140,7 +140,7 @@ struct PreviewRendererTests {
                 Issue.record("\(name): region not planned")
                 continue
             }
-            guard note.contains("around them") || note.contains("pixels only") else {
+            guard note.contains("around them") || note.contains("pixels only") || note.contains("comes from") else {
                 #expect(note.contains("move pixels"), "\(name): \(note)")
                 continue
             }
@@ -161,6 +161,51 @@ struct PreviewRendererTests {
             #expect(largest <= 1, "\(name): the region differs from the full render by \(largest) codes (\(note))")
         }
         #expect(windowed >= 5, "the bundled recipes without geometry render windows (\(windowed))")
+    }
+
+    /// Recipes that crop, flip and turn, with local and positional stages between: the region is
+    /// followed back through them to a window of the photo, and gets the full render's pixels.
+    @Test("a region follows crops, flips and turns back to a window of the photo",
+          arguments: [
+              "  - crop: {x: 300px, y: 100px, width: 1200px, height: 900px}\n  - blur: {sigma: 3px}\n  - flip: horizontal\n  - vignette: 0.3\n",
+              "  - exposure: 0.2\n  - rotate: 90\n  - clarity: 0.3\n  - crop: {x: 100px, y: 250px, width: 900px, height: 1200px}\n  - flip: vertical\n",
+              "  - rotate: 270\n  - shadows-highlights: {shadows: 0.3, radius: 2%}\n  - rotate: 180\n  - crop: {x: 20px, y: 40px, width: 1000px, height: 1100px}\n  - sharpen: {amount: 0.5, sigma: 1px}\n",
+          ])
+    func regionThroughGeometry(stages: String) throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        let text = "format: dev.recipe.edit\nversion: 1.1\nstages:\n" + stages
+        try text.write(toFile: f.recipe, atomically: false, encoding: .utf8)
+        let region = Region(x: 410, y: 330, width: 240, height: 170)
+        var request = PreviewRequest(size: .full)
+        guard case .ready(let fullPlan?, _, _) = f.renderer.prepare(request, text: text, photo: f.photo) else {
+            Issue.record("not planned")
+            return
+        }
+        request.region = region
+        guard case .ready(let regionPlan?, let note?, _) = f.renderer.prepare(request, text: text, photo: f.photo) else {
+            Issue.record("region not planned")
+            return
+        }
+        #expect(note.contains("comes from"), "\(note)")
+        // The window decoded is a small part of the photo: the first stage crops it.
+        guard case .barrier(.geometric(.crop(_, _, let w, let h), _)) = regionPlan.stages.first else {
+            Issue.record("the region plan does not start with a window: \(note)")
+            return
+        }
+        #expect(w * h < 1800 * 1200 / 4, "window \(w)x\(h)")
+        let whole = try Self.render(fullPlan, photo: f.photoPath, to: f.folder.appendingPathComponent("full.png").path)
+        let part = try Self.render(regionPlan, photo: f.photoPath, to: f.folder.appendingPathComponent("region.png").path)
+        #expect(part.width == region.width && part.height == region.height)
+        var largest = 0
+        for y in 0..<min(part.height, region.height) {
+            for x in 0..<(3 * min(part.width, region.width)) {
+                let a = Int(part.samples[(y * part.width) * 3 + x])
+                let b = Int(whole.samples[((region.y + y) * whole.width + region.x) * 3 + x])
+                largest = max(largest, abs(a - b))
+            }
+        }
+        #expect(largest <= 1, "the region differs from the full render by \(largest) codes (\(note))")
     }
 
     /// Renders `plan` of `photo` to the PNG `path`, and reads its pixels back.

@@ -60,6 +60,11 @@ int rcp_jpeg_decoder_start(rcp_jpeg_decoder *d);
 int rcp_jpeg_decoder_read(rcp_jpeg_decoder *d, JSAMPARRAY rows, unsigned int max_lines,
                           unsigned int *lines_read);
 int rcp_jpeg_decoder_finish(rcp_jpeg_decoder *d);
+/* After start: decode only columns [*xoffset, *xoffset + *width) (libjpeg widens them to whole
+   iMCU columns and says so through the pointers; output_width becomes *width), then skip the
+   first `lines` rows (entropy-decoded, not transformed). 0 on a libjpeg error. */
+int rcp_jpeg_decoder_window(rcp_jpeg_decoder *d, unsigned int *xoffset, unsigned int *width,
+                            unsigned int lines);
 void rcp_jpeg_decoder_destroy(rcp_jpeg_decoder *d);
 
 /* Encoder. `e` must be zero-filled. luma_h/luma_v: 2,2 = 4:2:0; 2,1 = 4:2:2; 1,1 = 4:4:4. */

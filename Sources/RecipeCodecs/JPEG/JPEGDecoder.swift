@@ -51,6 +51,10 @@ public final class JPEGDecoder: ImageDecoder {
     private var cmykStrip: PixelBuffer?
     private var rowPointers: [UnsafeMutablePointer<JSAMPLE>?] = []
     private var seenWarnings = 0
+    /// A window decode (`start(window:)`): the rows libjpeg skipped above it, and the output row
+    /// after its last.
+    private var skippedRows = 0
+    private var endRow: Int?
 
     public init(path: String, options: DecodeOptions = DecodeOptions()) throws(ImageError) {
         self.path = path
@@ -204,10 +208,39 @@ public final class JPEGDecoder: ImageDecoder {
         try collectWarnings()
     }
 
+    /// Starts a full-size decode of only the pixels in and around `window` (upright as stored):
+    /// libjpeg-turbo's `jpeg_crop_scanline` leaves out the columns left and right of it (widened
+    /// to whole iMCU columns) and `jpeg_skip_scanlines` the rows above it (their entropy-coded
+    /// data is read, nothing more), and decoding ends after its last row. Returns the rectangle
+    /// the rows handed out then cover, which holds `window`; its pixels are those of a full
+    /// decode (`JPEGDecoderTests` checks that byte for byte). A CMYK photo decodes whole.
+    public func start(window: (x: Int, y: Int, width: Int, height: Int)) throws(ImageError) -> (x: Int, y: Int, width: Int, height: Int) {
+        try start(scaleDenominator: 1)
+        precondition(window.x >= 0 && window.y >= 0 && window.width > 0 && window.height > 0
+                     && window.x + window.width <= width && window.y + window.height <= height, "window outside the image")
+        guard !isCMYK else { return (0, 0, width, height) }
+        // A margin of one iMCU (an MCU's width or height) on every side: the fancy upsampling of
+        // subsampled chroma reads the neighbouring chroma sample, which libjpeg replaces by the
+        // edge's own at a cropped edge (a 4:2:0 window cut at column 40 differed in its last
+        // column without it). Inside the margin the pixels are the full decode's.
+        let c = d.pointee.cinfo
+        let marginX = 8 * max(1, Int(c.max_h_samp_factor)), marginY = 8 * max(1, Int(c.max_v_samp_factor))
+        let left = max(0, window.x - marginX), right = min(width, window.x + window.width + marginX)
+        let top = max(0, window.y - marginY)
+        var x = UInt32(left), w = UInt32(right - left)
+        guard rcp_jpeg_decoder_window(d, &x, &w, UInt32(top)) == 1 else { throw lastError() }
+        try collectWarnings()
+        width = Int(d.pointee.cinfo.output_width)
+        skippedRows = top
+        endRow = window.y + window.height
+        height = window.y + window.height - top
+        return (Int(x), top, width, height)
+    }
+
     public func readRows(into buffer: PixelBuffer) throws -> Int {
         if !started { try start(scaleDenominator: 1) }
         precondition(buffer.width == width && buffer.format == format, "strip does not match the decoder")
-        let next = Int(d.pointee.cinfo.output_scanline)
+        let next = Int(d.pointee.cinfo.output_scanline) - skippedRows
         guard next < height else {
             try finishIfNeeded()
             buffer.rowCount = 0
@@ -254,6 +287,8 @@ public final class JPEGDecoder: ImageDecoder {
     private func finishIfNeeded() throws(ImageError) {
         guard !finished else { return }
         finished = true
+        // A window's decode stops after its rows: libjpeg's finish would want the rest.
+        guard endRow == nil else { return }
         if d.pointee.cinfo.progressive_mode != 0, let bits = d.pointee.cinfo.coef_bits {
             var missingDC = false, missingAC = false
             for comp in 0..<Int(d.pointee.cinfo.num_components) {

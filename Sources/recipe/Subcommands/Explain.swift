@@ -125,6 +125,10 @@ struct Explain: ParsableCommand {
         job.color = color
         job.memoryBudget = memory.budget
         let estimate = try job.estimate(decoder, color: color)
+        if let w = try job.decodedWindow(decoder, color: color) {
+            print("source: only the \(w.width)×\(w.height) window at (\(w.x), \(w.y)) is decoded, the crop the plan starts with "
+                  + "(the rows above it skipped, those below never read, the columns beside it left out where the format allows)")
+        }
         print("memory: ~\(MemoryBudget.text(estimate.bytes)) estimated peak (budget \(job.memoryBudget)); work: ~\(RenderEstimate.workText(estimate.work)) pixel-ops")
         print("  a \(renderSize == .full ? "full-size" : "\(renderSize)") render to \(format.rawValue) on \(job.threads) thread\(job.threads == 1 ? "" : "s"); the most: "
               + RenderEstimate.list(estimate.largest(4)))
