@@ -89,6 +89,7 @@ let package = Package(
             name: "RecipePreview",
             dependencies: [
                 "RecipeCore", "RecipeCodecs", "RecipeLanguage", "RecipeOps", "RecipeOptimizer", "RecipeHistory", "RecipeBatch", "RecipeSession",
+                "RecipeRender",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

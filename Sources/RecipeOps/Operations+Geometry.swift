@@ -19,7 +19,9 @@ public enum GeometricStep: Sendable, Hashable, CustomStringConvertible {
     /// A straighten whose output is only `window` of its `width`×`height` canvas, mirrored
     /// left–right when `mirrored`: a straighten with the crops and flips after it composed into
     /// its map (the optimiser's `FuseGeometry`), so that only the kept pixels are resampled.
-    case straightenWindow(degrees: Double, expand: Bool, width: Int, height: Int, window: Window, mirrored: Bool)
+    /// `source`, when set, is the part of the input canvas the step is given (the preview's 1:1
+    /// view decodes only what its region needs): positions are still those of the whole canvas.
+    case straightenWindow(degrees: Double, expand: Bool, width: Int, height: Int, window: Window, mirrored: Bool, source: SourceWindow? = nil)
     case resize(width: Int, height: Int, kernel: ResampleKernel)
 
     /// A rectangle of a canvas, in whole pixels.
@@ -30,6 +32,13 @@ public enum GeometricStep: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// A part of a step's input canvas, and the canvas's size.
+    public struct SourceWindow: Sendable, Hashable {
+        public var window: Window
+        public var canvas: CanvasSize
+        public init(_ window: Window, of canvas: CanvasSize) { (self.window, self.canvas) = (window, canvas) }
+    }
+
     /// The canvas after the step, given the one before it.
     public func size(after canvas: CanvasSize) -> CanvasSize {
         switch self {
@@ -37,7 +46,7 @@ public enum GeometricStep: Sendable, Hashable, CustomStringConvertible {
         case .rotate(let q): q & 1 == 1 ? CanvasSize(width: canvas.height, height: canvas.width) : canvas
         case .flip: canvas
         case .straighten(_, _, let w, let h): CanvasSize(width: w, height: h)
-        case .straightenWindow(_, _, _, _, let window, _): CanvasSize(width: window.width, height: window.height)
+        case .straightenWindow(_, _, _, _, let window, _, _): CanvasSize(width: window.width, height: window.height)
         case .resize(let w, let h, _): CanvasSize(width: w, height: h)
         }
     }
@@ -58,9 +67,10 @@ public enum GeometricStep: Sendable, Hashable, CustomStringConvertible {
         case .rotate(let q): "rotate \(q * 90)° clockwise"
         case .flip(let h): h ? "flip left–right" : "flip top–bottom"
         case .straighten(let d, let e, let w, let h): "straighten \(NumberFormatting.shortest(d))° \(e ? "expand" : "crop") to \(w)×\(h)"
-        case .straightenWindow(let d, let e, let w, let h, let window, let mirrored):
+        case .straightenWindow(let d, let e, let w, let h, let window, let mirrored, let source):
             "straighten \(NumberFormatting.shortest(d))° \(e ? "expand" : "crop") to \(w)×\(h), only its \(window.width)×\(window.height) at (\(window.x), \(window.y))"
                 + (mirrored ? ", mirrored left–right" : "")
+                + (source.map { ", from the \($0.window.width)×\($0.window.height) at (\($0.window.x), \($0.window.y)) of its input" } ?? "")
         case .resize(let w, let h, let k): "resize to \(w)×\(h) \(k.rawValue)"
         }
     }

@@ -2,7 +2,9 @@ import RecipeCodecs
 import RecipeCore
 import RecipeHistory
 import RecipeLanguage
+import RecipeOps
 import RecipeOptimizer
+import RecipeRender
 import RecipeSession
 import Synchronization
 #if canImport(Glibc)
@@ -179,7 +181,7 @@ package struct PreviewRenderer: Sendable {
         if fullSource, output != photo || plan.stages.contains(where: Self.isGeometric) {
             if let note = Self.cutThroughGeometry(&plan, to: r, photo: photo, output: output) { return note }
             plan.stages.append(crop(r.x, r.y, r.width, r.height))
-            return "the whole photo was rendered at full size and cut (the recipe has stages that move pixels that a window cannot follow: a straighten, a resize, or a crop inside a branch)"
+            return "the whole photo was rendered at full size and cut (the recipe has stages that move pixels that a window cannot follow: a resize, or geometry beside branches)"
         }
         var reach = 0, grid = 1, windowed = fullSource && output == photo
         for case .barrier(let barrier) in plan.stages {
@@ -234,7 +236,7 @@ package struct PreviewRenderer: Sendable {
             case .barrier(.keep), .barrier(.resume), .barrier(.blend): return nil
             case .barrier(.geometric(let step, _)):
                 switch step {
-                case .crop, .flip, .rotate: break
+                case .crop, .flip, .rotate, .straighten, .straightenWindow(_, _, _, _, _, _, nil): break
                 default: return nil
                 }
                 let size = step.size(after: CanvasSize(width: next.width, height: next.height))
@@ -246,6 +248,7 @@ package struct PreviewRenderer: Sendable {
         guard (canvases.last!.width, canvases.last!.height) == output else { return nil }
         // Back from the region: the window each stage's input must cover.
         var windows = [Rect](repeating: Rect(x: 0, y: 0, width: 0, height: 0), count: plan.stages.count + 1)
+        var replaced: [Int: RenderStage] = [:]
         windows[plan.stages.count] = Rect(x: region.x, y: region.y, width: region.width, height: region.height)
         for i in plan.stages.indices.reversed() {
             let out = windows[i + 1], canvas = canvases[i]
@@ -258,6 +261,11 @@ package struct PreviewRenderer: Sendable {
                 windows[i] = bounds(out, through: horizontal ? .upMirrored : .downMirrored, canvas: canvases[i + 1])
             case .barrier(.geometric(.rotate(let q), _)):
                 windows[i] = bounds(out, through: q == 1 ? .right : q == 2 ? .down : .left, canvas: canvases[i + 1])
+            case .barrier(.geometric(.straighten(let d, let e, let w, let h), let origin)):
+                let whole = GeometricStep.Window(x: 0, y: 0, width: w, height: h)
+                (windows[i], replaced[i]) = straightened(out, d, e, w, h, whole, false, canvas: canvas, origin: origin)
+            case .barrier(.geometric(.straightenWindow(let d, let e, let w, let h, let window, let mirrored, nil), let origin)):
+                (windows[i], replaced[i]) = straightened(out, d, e, w, h, window, mirrored, canvas: canvas, origin: origin)
             case .barrier(let barrier):
                 guard let n = barrier.reach else { return nil }
                 let x0 = max(0, out.x - n.pixels) / n.grid * n.grid, y0 = max(0, out.y - n.pixels) / n.grid * n.grid
@@ -278,6 +286,8 @@ package struct PreviewRenderer: Sendable {
                 stages.append(.point(programs.map { $0.translated(by: input.x, input.y) }))
             case .barrier(.geometric(.crop, _)):
                 continue  // the window already is the crop's part
+            case .barrier(.geometric) where replaced[i] != nil:
+                stages.append(replaced[i]!)
             case .barrier(.geometric):
                 stages.append(stage)
             case .barrier:
@@ -289,6 +299,23 @@ package struct PreviewRenderer: Sendable {
         }
         plan.stages = stages
         return "the recipe ran on the \(source.width)x\(source.height) pixels of the photo that the region comes from"
+    }
+
+    /// A straighten that makes only `out` of its output (a `window` of its `w`×`h` canvas,
+    /// `mirrored`) from only the part of its input `canvas` that `out` reads: that part, and the
+    /// stage that does so.
+    private static func straightened(_ out: Rect, _ degrees: Double, _ expand: Bool, _ w: Int, _ h: Int, _ window: GeometricStep.Window,
+                                     _ mirrored: Bool, canvas: Rect, origin: String) -> (Rect, RenderStage) {
+        // Output column j of the window is canvas column window.x + j, or counted from its right mirrored.
+        let x = mirrored ? window.x + window.width - out.x - out.width : window.x + out.x
+        let part = GeometricStep.Window(x: x, y: window.y + out.y, width: out.width, height: out.height)
+        let s = StraightenStep.sourceWindow(source: (canvas.width, canvas.height), angleDegrees: degrees, fill: expand ? .expand : .crop,
+                                            width: w, height: h, window: (part.x, part.y, part.width, part.height), mirrored: mirrored)
+        let source = GeometricStep.SourceWindow(GeometricStep.Window(x: s.x, y: s.y, width: s.width, height: s.height),
+                                                of: CanvasSize(width: canvas.width, height: canvas.height))
+        let step = GeometricStep.straightenWindow(degrees: degrees, expand: expand, width: w, height: h, window: part, mirrored: mirrored,
+                                                  source: source)
+        return (Rect(x: s.x, y: s.y, width: s.width, height: s.height), .barrier(.geometric(step, origin: origin)))
     }
 
     /// The window of a stage's input that `orientation` (a flip or turn of the whole input)

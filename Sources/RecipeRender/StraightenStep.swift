@@ -37,6 +37,9 @@ public final class StraightenStep: RowSource {
     private let sourceWidth: Int
     private let sourceHeight: Int
     private let map: Rotation.InverseMap
+    /// Where the source's first pixel lies on the canvas the map is of (`from`).
+    private let originX: Double
+    private let originY: Double
     private let edge: Rotation.Edge
     private var ring: PixelBuffer?
     private var strip: PixelBuffer?
@@ -57,12 +60,23 @@ public final class StraightenStep: RowSource {
     /// `window` keeps only that rectangle of the canvas (in canvas pixels), mirrored left–right
     /// when `mirrored`: the crops and flips after a straighten composed into its map, so only the
     /// kept pixels are made, each from the source position the whole canvas would give it.
+    ///
+    /// `from` says that the source is only part of the canvas the straighten turns: its corner
+    /// (x, y) on a canvas of `width`×`height`. Each output pixel is then made from the same
+    /// canvas position (the 1:1 view renders such windows; `sourceWindow` says which part an
+    /// output window needs).
     public init(source: RowSource, angleDegrees: Double, fill: Fill, width: Int, height: Int,
-                window: (x: Int, y: Int, width: Int, height: Int)? = nil, mirrored: Bool = false, pool: WorkerPool? = nil) {
+                window: (x: Int, y: Int, width: Int, height: Int)? = nil, mirrored: Bool = false,
+                from: (x: Int, y: Int, width: Int, height: Int)? = nil, pool: WorkerPool? = nil) {
         precondition(source.format == PixelFormat(.rgb, .float32), "StraightenStep takes float RGB (linear light), not \(source.format)")
         precondition(width > 0 && height > 0, "empty output")
+        let canvas = from.map { ($0.width, $0.height) } ?? (source.width, source.height)
+        if let from {
+            precondition(from.x >= 0 && from.y >= 0 && from.x + source.width <= from.width && from.y + source.height <= from.height,
+                         "the source lies outside its canvas")
+        }
         if fill == .crop {
-            precondition(width == source.width && height == source.height, "crop keeps the canvas size")
+            precondition(width == canvas.0 && height == canvas.1, "crop keeps the canvas size")
         }
         let window = window ?? (0, 0, width, height)
         precondition(window.x >= 0 && window.y >= 0 && window.width > 0 && window.height > 0
@@ -73,10 +87,29 @@ public final class StraightenStep: RowSource {
         self.pool = pool
         sourceWidth = source.width
         sourceHeight = source.height
-        map = Self.map(source: (source.width, source.height), angleDegrees: angleDegrees, fill: fill, width: width, height: height,
+        map = Self.map(source: canvas, angleDegrees: angleDegrees, fill: fill, width: width, height: height,
                        window: window, mirrored: mirrored)
+        originX = Double(from?.x ?? 0)
+        originY = Double(from?.y ?? 0)
         edge = fill == .crop ? .clamp : .black
         ringRows = Self.ringRows(map: map, width: window.width, sourceHeight: sourceHeight)
+    }
+
+    /// The part of a `source`-sized canvas that the output `window` reads: the bounding box of
+    /// its sample positions (the map is affine: its corners bound it) with the bicubic taps
+    /// around them (−1…+2) and a pixel more, within the canvas.
+    public static func sourceWindow(source: (width: Int, height: Int), angleDegrees: Double, fill: Fill, width: Int, height: Int,
+                                    window: (x: Int, y: Int, width: Int, height: Int), mirrored: Bool)
+        -> (x: Int, y: Int, width: Int, height: Int) {
+        let map = map(source: source, angleDegrees: angleDegrees, fill: fill, width: width, height: height, window: window, mirrored: mirrored)
+        let corners = [(0, 0), (window.width - 1, 0), (0, window.height - 1), (window.width - 1, window.height - 1)]
+            .map { map.position(column: $0.0, row: $0.1) }
+        func low(_ v: Double) -> Int { Int(max(-2, v).rounded(.down)) - 2 }
+        func high(_ v: Double) -> Int { Int(min(1e9, v).rounded(.down)) + 4 }
+        let x0 = max(0, low(corners.map(\.0).min()!)), x1 = min(source.width, high(corners.map(\.0).max()!))
+        let y0 = max(0, low(corners.map(\.1).min()!)), y1 = min(source.height, high(corners.map(\.1).max()!))
+        guard x1 > x0, y1 > y0 else { return (0, 0, 1, 1) }  // all outside (black): any pixel serves
+        return (x0, y0, x1 - x0, y1 - y0)
     }
 
     /// Output position → source position for the canvas (and the window of it that is kept).
@@ -114,7 +147,7 @@ public final class StraightenStep: RowSource {
     /// The source rows output row `row` reads: its samples' rows clamped as the kernel clamps
     /// them, with the taps around them, within the image.
     private func sourceRows(ofOutputRow row: Int) -> ClosedRange<Int> {
-        let (_, y0) = map.position(column: 0, row: row)
+        let y0 = map.position(column: 0, row: row).1 - originY
         let y1 = y0 + Double(width - 1) * map.stepY
         let lastY = Double(sourceHeight)
         func floorClamped(_ y: Double) -> Int { Int(min(max(y, -1), lastY) + 1) - 1 }
@@ -151,9 +184,10 @@ public final class StraightenStep: RowSource {
         let image = ring!
         let map = self.map, edge = self.edge, (sw, sh) = (sourceWidth, sourceHeight), width = self.width
         let base = UnsafeRawPointer(image.baseAddress), stride = image.rowStride, ringRows = self.ringRows
-        let top = next
+        let top = next, (ox, oy) = (originX, originY)
         let row: (Int) -> Void = { r in
-            let (x, y) = map.position(column: 0, row: top + r)
+            let (cx, cy) = map.position(column: 0, row: top + r)
+            let (x, y) = (cx - ox, cy - oy)
             Rotation.resampleRow(
                 image: base, rowStride: stride, width: sw, height: sh, ringRows: ringRows,
                 startX: x, startY: y, stepX: map.stepX, stepY: map.stepY, count: width, edge: edge,

@@ -314,10 +314,12 @@ struct EstimateWalk {
             let (bytes, lookahead) = StraightenStep.footprint(source: rows.size, angleDegrees: degrees, fill: expand ? .expand : .crop,
                                                               width: w, height: h)
             stage(what, bytes: bytes, lookahead: lookahead, input: rows, work: 16 * out.pixels)
-        case .straightenWindow(let degrees, let expand, let w, let h, let window, let mirrored):
+        case .straightenWindow(let degrees, let expand, let w, let h, let window, let mirrored, let source):
             reads(StraightenStep.sourceStripRows)
             endsInPrefetch = false
-            let (bytes, lookahead) = StraightenStep.footprint(source: rows.size, angleDegrees: degrees, fill: expand ? .expand : .crop,
+            // A straighten given part of its canvas keeps the rows of that part (no more than the whole's).
+            let canvas = source.map { ($0.canvas.width, $0.canvas.height) } ?? rows.size
+            let (bytes, lookahead) = StraightenStep.footprint(source: canvas, angleDegrees: degrees, fill: expand ? .expand : .crop,
                                                               width: w, height: h, window: (window.x, window.y, window.width, window.height),
                                                               mirrored: mirrored)
             stage(what, bytes: bytes, lookahead: lookahead, input: rows, work: 16 * out.pixels)

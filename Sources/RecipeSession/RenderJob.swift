@@ -427,9 +427,10 @@ package struct RenderJob {
                     case .straighten(let degrees, let expand, let w, let h):
                         chain = StraightenStep(source: input, angleDegrees: degrees, fill: expand ? .expand : .crop, width: w, height: h,
                                                pool: pool)
-                    case .straightenWindow(let degrees, let expand, let w, let h, let window, let mirrored):
+                    case .straightenWindow(let degrees, let expand, let w, let h, let window, let mirrored, let source):
                         chain = StraightenStep(source: input, angleDegrees: degrees, fill: expand ? .expand : .crop, width: w, height: h,
-                                               window: (window.x, window.y, window.width, window.height), mirrored: mirrored, pool: pool)
+                                               window: (window.x, window.y, window.width, window.height), mirrored: mirrored,
+                                               from: source.map { ($0.window.x, $0.window.y, $0.canvas.width, $0.canvas.height) }, pool: pool)
                     case .resize(let w, let h, let kernel): chain = ResampleStep(source: input, width: w, height: h, kernel: kernel)
                     }
                 case .keep(let name, let readers):

@@ -87,7 +87,7 @@ struct PreviewRendererTests {
         }
     }
 
-    @Test("a region of a point-only recipe is cropped first, otherwise cut from the full render")
+    @Test("a region of a point-only recipe is cropped first; one with a resize is cut from the full render")
     func region() throws {
         let f = try Fixture()
         defer { f.remove() }
@@ -110,7 +110,14 @@ struct PreviewRendererTests {
             Issue.record("no image")
             return
         }
-        #expect(c.note?.contains("rendered at full size and cut") == true)
+        #expect(c.note?.contains("comes from") == true, "a quarter turn is followed back to the photo: \(c.note ?? "")")
+        let resized = recipeText + "  - resize: {width: 900px}\n"
+        guard case .image(let d) = renderer.render(request, text: resized, photo: photo, cancel: CancelFlag()) else {
+            Issue.record("no image")
+            return
+        }
+        #expect(d.width == 300 && d.height == 50)
+        #expect(d.note?.contains("rendered at full size and cut") == true, "\(d.note ?? "")")
     }
 
     /// The 1:1 view renders a window around the region, not the photo: every bundled recipe
@@ -163,13 +170,15 @@ struct PreviewRendererTests {
         #expect(windowed >= 5, "the bundled recipes without geometry render windows (\(windowed))")
     }
 
-    /// Recipes that crop, flip and turn, with local and positional stages between: the region is
+    /// Recipes that crop, flip, turn and straighten, with local and positional stages between: the region is
     /// followed back through them to a window of the photo, and gets the full render's pixels.
-    @Test("a region follows crops, flips and turns back to a window of the photo",
+    @Test("a region follows crops, flips, turns and straightens back to a window of the photo",
           arguments: [
               "  - crop: {x: 300px, y: 100px, width: 1200px, height: 900px}\n  - blur: {sigma: 3px}\n  - flip: horizontal\n  - vignette: 0.3\n",
               "  - exposure: 0.2\n  - rotate: 90\n  - clarity: 0.3\n  - crop: {x: 100px, y: 250px, width: 900px, height: 1200px}\n  - flip: vertical\n",
               "  - rotate: 270\n  - shadows-highlights: {shadows: 0.3, radius: 2%}\n  - rotate: 180\n  - crop: {x: 20px, y: 40px, width: 1000px, height: 1100px}\n  - sharpen: {amount: 0.5, sigma: 1px}\n",
+              "  - exposure: 0.3\n  - straighten: -2.5\n  - crop: {aspect: \"4:3\", anchor: center}\n  - flip: horizontal\n  - clarity: 0.2\n  - vignette: 0.3\n",
+              "  - blur: {sigma: 2px}\n  - straighten: {angle: 7, fill: expand}\n  - vignette: 0.4\n  - flip: vertical\n",
           ])
     func regionThroughGeometry(stages: String) throws {
         let f = try Fixture()

@@ -60,7 +60,7 @@ enum FuseGeometry {
 
     /// `next` applied to the windowed straighten `step`, or nil when it does not fold.
     static func fold(_ step: GeometricStep, _ next: GeometricStep) -> GeometricStep? {
-        guard case .straightenWindow(let d, let e, let w, let h, var window, var mirrored) = step else { return nil }
+        guard case .straightenWindow(let d, let e, let w, let h, var window, var mirrored, nil) = step else { return nil }
         switch next {
         case .crop(let x, let y, let cw, let ch):
             // Output column j shows canvas column window.x + j, or window.x + width − 1 − j mirrored.
