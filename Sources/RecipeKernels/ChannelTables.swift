@@ -74,6 +74,7 @@ public struct ChannelTables: Sendable {
     /// across the range (the full build compares every node; a difference only there costs the
     /// estimate 544 KiB).
     public static func bytes(for steps: [PointStep]) -> Int {
+        if curve(steps) != nil { return 0 }
         let probes: [Double] = [0, 1e-6, 0.003, 0.04, 0.2, 0.5, 0.73, 1, 3, 16, -0.05, -1]
         let alike = probes.allSatisfy { v in
             let out = steps.reduce(SIMD3(v, v, v)) { $1.reference($0) }
@@ -84,6 +85,15 @@ public struct ChannelTables: Sendable {
 
     /// The steps the tables stand for.
     public let steps: [PointStep]
+    /// For the sRGB curves alone (→ linear: 1, → encoded: 0), no table: `rk_srgb_curve` computes
+    /// them, more exactly and about four times as fast as the lookups (a gather costs more than
+    /// the whole curve on these machines' Zen 4).
+    let curve: Int32?
+
+    /// Whether `steps` are one sRGB curve, which `rk_srgb_curve` runs without a table.
+    public static func curve(_ steps: [PointStep]) -> Int32? {
+        steps == [.toLinear] ? 1 : steps == [.toEncoded] ? 0 : nil
+    }
     /// Per channel (r, g, b), `entries` pairs at the nodes, then `entries` at their negatives; a
     /// pair is the value at the node and the step to the next node's value.
     let table: [Float]
@@ -102,6 +112,11 @@ public struct ChannelTables: Sendable {
     /// in double precision at every node.
     public init(steps: [PointStep]) {
         self.steps = steps
+        curve = Self.curve(steps)
+        guard curve == nil else {
+            (table, channelStride) = ([], 0)
+            return
+        }
         let perChannel = 2 * Self.entries
         var values = [Float](repeating: 0, count: 3 * perChannel)
         PointStep.sample(steps, count: perChannel, input: { $0 < Self.entries ? Self.node($0) : -Self.node($0 - Self.entries) }) { i, out in
@@ -147,6 +162,18 @@ public struct ChannelTables: Sendable {
     }
 
     private func apply(_ planes: UnsafeMutablePointer<Float>, count: Int, tile: Int, channels: Int) {
+        if let curve {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { outside in
+                for c in 0..<channels {
+                    let plane = planes + c * tile
+                    guard rk_srgb_curve(plane, Int32(count), curve, outside.baseAddress!) > 0 else { continue }
+                    // 16 and up, infinities, NaN: the step itself.
+                    let step = steps[0]
+                    for k in 0..<count where outside[k] != 0 { plane[k] = Float(step.reference(SIMD3(repeating: Double(plane[k]))).x) }
+                }
+            }
+            return
+        }
         table.withUnsafeBufferPointer { t in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { outside in
                 for c in 0..<channels {

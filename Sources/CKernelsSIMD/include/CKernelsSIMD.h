@@ -53,4 +53,13 @@ void rk_deinterleave3f(const float *in, float *r, float *g, float *b, int count)
  * BlendMode.blendRow's floats. */
 void rk_blend_row(const float *base, const float *top, float *out, int count, int mode, float opacity);
 
+/* The sRGB transfer curves (IEC 61966-2-1), sign-symmetric and unclamped, on `count` floats of
+ * `plane` in place: `to_linear` 1 decodes, 0 encodes. The power is 2^(e·p)·m^p for the value's
+ * exponent e and mantissa m: a per-exponent constant times a degree-7 polynomial in m (relative
+ * error 2e-7, a tenth of ChannelTables'), with no table to gather from. Values of 16 or more in
+ * magnitude, infinities and NaN are left as they are with `outside[i] = 1` (else 0); returns
+ * how many. The AVX2 path and the plain one give the same floats (fused multiply-adds in both:
+ * the hardware's, or fmaf). */
+int rk_srgb_curve(float *plane, int count, int to_linear, uint8_t *outside);
+
 #endif
