@@ -167,8 +167,9 @@ package struct PreviewRenderer: Sendable {
     /// window of the photo: the region and, around it, the reach of its blurs and local stages
     /// added up (`Barrier.reach`), its corner on the grid of their decimated blurs, positional
     /// steps (vignette, gradient and radial masks) moved by the window's corner. Each pixel of
-    /// the region then gets what the full render gives it. A geometric stage, or a window that is
-    /// the whole photo, renders the whole photo at full size and cuts the region out.
+    /// the region then gets what the full render gives it. Crops, flips, turns and straightens
+    /// are followed back to the photo (`cutThroughGeometry`). A resize, or a window that is the
+    /// whole photo, renders the whole picture and cuts the region out.
     static func cut(_ plan: inout PlannedRender, to region: Region, photo: (width: Int, height: Int),
                     output: (width: Int, height: Int)) throws -> String {
         guard let r = region.clamped(width: output.width, height: output.height) else {
@@ -178,12 +179,18 @@ package struct PreviewRenderer: Sendable {
             .barrier(.geometric(.crop(x: x, y: y, width: w, height: h), origin: "preview region"))
         }
         let fullSource = plan.finalSize == nil && plan.sourceSize.map { $0 == photo } ?? true
-        if fullSource, output != photo || plan.stages.contains(where: Self.isGeometric) {
+        if !fullSource {
+            // A resize that makes the render smaller than the photo reads a reduced decode
+            // (`sourceSize`): the whole render is small, and it is cut.
+            plan.stages.append(crop(r.x, r.y, r.width, r.height))
+            return "the whole render was made and cut (it is smaller than the photo: its resize reads a reduced decode)"
+        }
+        if output != photo || plan.stages.contains(where: Self.isGeometric) {
             if let note = Self.cutThroughGeometry(&plan, to: r, photo: photo, output: output) { return note }
             plan.stages.append(crop(r.x, r.y, r.width, r.height))
             return "the whole photo was rendered at full size and cut (the recipe has stages that move pixels that a window cannot follow: a resize, or geometry beside branches)"
         }
-        var reach = 0, grid = 1, windowed = fullSource && output == photo
+        var reach = 0, grid = 1, windowed = output == photo
         for case .barrier(let barrier) in plan.stages {
             guard let n = barrier.reach else { windowed = false; break }
             reach += n.pixels
@@ -194,7 +201,7 @@ package struct PreviewRenderer: Sendable {
         guard windowed, (x0, y0, x1, y1) != (0, 0, photo.width, photo.height) else {
             plan.stages.append(crop(r.x, r.y, r.width, r.height))
             return windowed ? "the whole photo was rendered at full size and cut (the region's neighbourhood is all of it)"
-                : "the whole photo was rendered at full size and cut (the recipe has stages that move pixels)"
+                : "the whole photo was rendered at full size and cut (a stage's reach is not known)"
         }
         plan.stages = [crop(x0, y0, x1 - x0, y1 - y0)]
             + plan.stages.map { stage in
