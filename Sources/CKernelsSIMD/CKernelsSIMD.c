@@ -207,9 +207,112 @@ static inline int rk_clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi
 static void rk_rotate_row_plain(RK_ROTATE_PARAMS) { RK_ROTATE_BODY }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-/* AVX without FMA: VEX 3-operand forms, the same operations (see above). */
+/* AVX2 without FMA: two pixels a 256-bit vector (one in each half), each with the operations of
+ * RK_ROTATE_BODY in their order, so the same floats; pixels whose taps cross the edge or whose
+ * pair straddles a row go one at a time. 13 ns a pixel against 16.5 for the body above compiled
+ * for AVX2 (photo24's square-crop straighten, one core). */
+/* One pixel's position, taps and weights, as RK_ROTATE_BODY computes them. */
+typedef struct { int inside; int ix, iy; float wx[4], wy[4]; double px, py; } rk_tap;
+
+static inline void rk_where(double x, double y, double max_x, double max_y, double hi_x, double hi_y, int black_outside, rk_tap *t) {
+    if (black_outside && !(x >= -0.5 && x <= max_x && y >= -0.5 && y <= max_y)) { t->inside = 0; return; }
+    t->inside = 1;
+    double px = x < -1 ? -1 : x > hi_x ? hi_x : x;
+    double py = y < -1 ? -1 : y > hi_y ? hi_y : y;
+    t->ix = (int)(px + 1) - 1; t->iy = (int)(py + 1) - 1;
+    rk_cubic((float)(px - (double)t->ix), t->wx);
+    rk_cubic((float)(py - (double)t->iy), t->wy);
+}
+
 __attribute__((target("avx2")))
-static void rk_rotate_row_avx2(RK_ROTATE_PARAMS) { RK_ROTATE_BODY }
+static void rk_rotate_row_avx2(const void *image, ptrdiff_t row_stride, int width, int height, int ring_rows, double start_x,
+                   double start_y, double step_x, double step_y, int count, int black_outside, float *out) {
+    const unsigned char *src = (const unsigned char *)image;
+    int ring = ring_rows < height ? ring_rows : 0;
+    double max_x = (double)width - 0.5, max_y = (double)height - 0.5;
+    double hi_x = (double)width, hi_y = (double)height;
+    int last_x = width - 1, last_y = height - 1;
+    int j = 0;
+    for (; j + 2 <= count; j += 2) {
+        rk_tap a, b;
+        rk_where(start_x + (double)j * step_x, start_y + (double)j * step_y, max_x, max_y, hi_x, hi_y, black_outside, &a);
+        rk_where(start_x + (double)(j + 1) * step_x, start_y + (double)(j + 1) * step_y, max_x, max_y, hi_x, hi_y, black_outside, &b);
+        float *o = out + 3 * (ptrdiff_t)j;
+        /* Both inside the interior and on the same rows: two pixels a 256-bit vector. */
+        if (a.inside && b.inside && a.iy == b.iy && a.ix >= 1 && a.ix + 2 < last_x && b.ix >= 1 && b.ix + 2 < last_x) {
+            const unsigned char *pa = src + 12 * (ptrdiff_t)(a.ix - 1), *pb = src + 12 * (ptrdiff_t)(b.ix - 1);
+            __m256 acc = _mm256_setzero_ps();
+            for (int r = 0; r < 4; r++) {
+                int row = rk_clampi(a.iy - 1 + r, 0, last_y);
+                ptrdiff_t off = (ptrdiff_t)(ring ? row % ring : row) * row_stride;
+                const unsigned char *qa = pa + off, *qb = pb + off;
+                __m256 w0 = _mm256_set_m128(_mm_set1_ps(b.wx[0]), _mm_set1_ps(a.wx[0]));
+                __m256 w1 = _mm256_set_m128(_mm_set1_ps(b.wx[1]), _mm_set1_ps(a.wx[1]));
+                __m256 w2 = _mm256_set_m128(_mm_set1_ps(b.wx[2]), _mm_set1_ps(a.wx[2]));
+                __m256 w3 = _mm256_set_m128(_mm_set1_ps(b.wx[3]), _mm_set1_ps(a.wx[3]));
+                __m256 h = _mm256_mul_ps(_mm256_loadu2_m128((const float *)qb, (const float *)qa), w0);
+                h = _mm256_add_ps(h, _mm256_mul_ps(_mm256_loadu2_m128((const float *)(qb + 12), (const float *)(qa + 12)), w1));
+                h = _mm256_add_ps(h, _mm256_mul_ps(_mm256_loadu2_m128((const float *)(qb + 24), (const float *)(qa + 24)), w2));
+                h = _mm256_add_ps(h, _mm256_mul_ps(_mm256_loadu2_m128((const float *)(qb + 36), (const float *)(qa + 36)), w3));
+                __m256 wy = _mm256_set_m128(_mm_set1_ps(b.wy[r]), _mm_set1_ps(a.wy[r]));
+                acc = _mm256_add_ps(acc, _mm256_mul_ps(h, wy));
+            }
+            float v[8];
+            _mm256_storeu_ps(v, acc);
+            o[0] = v[0]; o[1] = v[1]; o[2] = v[2]; o[3] = v[4]; o[4] = v[5]; o[5] = v[6];
+            continue;
+        }
+        /* Otherwise each pixel the general way. */
+        rk_tap *ts[2] = {&a, &b};
+        for (int k = 0; k < 2; k++) {
+            rk_tap *t = ts[k];
+            float *p3 = o + 3 * k;
+            if (!t->inside) { p3[0] = 0; p3[1] = 0; p3[2] = 0; continue; }
+            ptrdiff_t off[4];
+            for (int r = 0; r < 4; r++) { int row = rk_clampi(t->iy - 1 + r, 0, last_y); off[r] = (ptrdiff_t)(ring ? row % ring : row) * row_stride; }
+            __m128 acc = _mm_setzero_ps();
+            ptrdiff_t c[4];
+            for (int q = 0; q < 4; q++) c[q] = 12 * (ptrdiff_t)rk_clampi(t->ix - 1 + q, 0, last_x);
+            for (int r = 0; r < 4; r++) {
+                const unsigned char *p = src + off[r];
+                float f[4][4];
+                for (int q = 0; q < 4; q++) { memcpy(f[q], p + c[q], 12); f[q][3] = 0; }
+                __m128 h = _mm_mul_ps(_mm_loadu_ps(f[0]), _mm_set1_ps(t->wx[0]));
+                h = _mm_add_ps(h, _mm_mul_ps(_mm_loadu_ps(f[1]), _mm_set1_ps(t->wx[1])));
+                h = _mm_add_ps(h, _mm_mul_ps(_mm_loadu_ps(f[2]), _mm_set1_ps(t->wx[2])));
+                h = _mm_add_ps(h, _mm_mul_ps(_mm_loadu_ps(f[3]), _mm_set1_ps(t->wx[3])));
+                acc = _mm_add_ps(acc, _mm_mul_ps(h, _mm_set1_ps(t->wy[r])));
+            }
+            float v[4];
+            _mm_storeu_ps(v, acc);
+            p3[0] = v[0]; p3[1] = v[1]; p3[2] = v[2];
+        }
+    }
+    if (j < count) {
+        /* the odd last pixel */
+        rk_tap a;
+        rk_where(start_x + (double)j * step_x, start_y + (double)j * step_y, max_x, max_y, hi_x, hi_y, black_outside, &a);
+        float *p3 = out + 3 * (ptrdiff_t)j;
+        if (!a.inside) { p3[0] = 0; p3[1] = 0; p3[2] = 0; return; }
+        ptrdiff_t off[4], c[4];
+        for (int r = 0; r < 4; r++) { int row = rk_clampi(a.iy - 1 + r, 0, last_y); off[r] = (ptrdiff_t)(ring ? row % ring : row) * row_stride; }
+        for (int q = 0; q < 4; q++) c[q] = 12 * (ptrdiff_t)rk_clampi(a.ix - 1 + q, 0, last_x);
+        __m128 acc = _mm_setzero_ps();
+        for (int r = 0; r < 4; r++) {
+            const unsigned char *p = src + off[r];
+            float f[4][4];
+            for (int q = 0; q < 4; q++) { memcpy(f[q], p + c[q], 12); f[q][3] = 0; }
+            __m128 h = _mm_mul_ps(_mm_loadu_ps(f[0]), _mm_set1_ps(a.wx[0]));
+            h = _mm_add_ps(h, _mm_mul_ps(_mm_loadu_ps(f[1]), _mm_set1_ps(a.wx[1])));
+            h = _mm_add_ps(h, _mm_mul_ps(_mm_loadu_ps(f[2]), _mm_set1_ps(a.wx[2])));
+            h = _mm_add_ps(h, _mm_mul_ps(_mm_loadu_ps(f[3]), _mm_set1_ps(a.wx[3])));
+            acc = _mm_add_ps(acc, _mm_mul_ps(h, _mm_set1_ps(a.wy[r])));
+        }
+        float v[4];
+        _mm_storeu_ps(v, acc);
+        p3[0] = v[0]; p3[1] = v[1]; p3[2] = v[2];
+    }
+}
 #endif
 
 void rk_rotate_row(RK_ROTATE_PARAMS) {
