@@ -388,6 +388,9 @@ public struct PointProgram: Sendable {
         }
     }
 
+    /// Whether every step treats each channel on its own (then `ChannelTables` can run them all).
+    public var isPerChannelOnly: Bool { !steps.isEmpty && body.isEmpty && tail.isEmpty }
+
     /// Steps that treat each channel on its own (so a table per channel can stand for them).
     static func isPerChannel(_ step: PointStep) -> Bool {
         switch step {

@@ -89,6 +89,11 @@ public final class BlurStage: RowSource {
     public static let defaultMinimumPooledWork = 1 << 20
     /// A wide blur's coarse-grid computation; nil: the direct sums (`ring`, `lines`).
     private let decimated: DecimatedGaussian?
+    /// Per-channel steps run on each source row's planes as it is read (the conversion into the
+    /// stage's space that a pass of its own would make), and on each output row's planes before
+    /// they are interleaved (the conversion out of it); nil: none.
+    private let readSteps: ChannelTables?
+    private let emitSteps: ChannelTables?
 
     /// With `threads` above 1, both passes split their work across a pool of that many threads of
     /// the stage's own when a row's vertical sums reach `minimumPooledWork` multiply-adds (two
@@ -98,10 +103,18 @@ public final class BlurStage: RowSource {
     /// From σ 16 px (`coarseSigma` · 2) the blur is computed on a coarser grid
     /// (`DecimatedGaussian`), within a few thousandths of the direct sums; `coarseSigma: nil`
     /// always takes the direct sums.
+    ///
+    /// `readSteps` and `emitSteps` are per-channel point steps (`PointProgram.isPerChannelOnly`)
+    /// the stage runs on the planes it already makes of each row: a float pass before or after it
+    /// that only converts between spaces (soft-glow's → linear and → encoded around its blur) then
+    /// costs no pass over the strip. The unsharp mask interleaves as it computes: no `emitSteps`.
     public init(source: RowSource, sigma: Double, kernel: GaussianBlur.Kernel = .sampled, mode: Mode = .blur,
                 threads: Int = 1, minimumPooledWork: Int = BlurStage.defaultMinimumPooledWork,
-                coarseSigma: Double? = DecimatedGaussian.coarseSigma) {
+                coarseSigma: Double? = DecimatedGaussian.coarseSigma, readSteps: [PointStep] = [], emitSteps: [PointStep] = []) {
         precondition(source.format == PixelFormat(.rgb, .float32), "BlurStage takes float RGB, not \(source.format)")
+        if case .unsharp = mode { precondition(emitSteps.isEmpty, "an unsharp mask interleaves as it computes") }
+        self.readSteps = readSteps.isEmpty ? nil : ChannelTables(steps: readSteps)
+        self.emitSteps = emitSteps.isEmpty ? nil : ChannelTables(steps: emitSteps)
         self.source = source
         self.mode = mode
         width = source.width
@@ -256,9 +269,11 @@ public final class BlurStage: RowSource {
         switch mode {
         case .blur:
             PixelRows.deinterleave(px, .float32, rowPlanes, rowPlanes + width, rowPlanes + 2 * width, count: width)
+            readSteps?.apply(rowPlanes, count: width, tile: width)
         case .unsharp(_, _, let luma):
             let original = original!
             PixelRows.deinterleave(px, .float32, original, original + width, original + 2 * width, count: width)
+            readSteps?.apply(original, count: width, tile: width)
             if luma {
                 for x in 0..<width { rowPlanes[x] = 0.2126 * original[x] + 0.7152 * original[width + x] + 0.0722 * original[2 * width + x] }
             } else {
@@ -268,6 +283,7 @@ public final class BlurStage: RowSource {
             // Linear originals; the mask is the luma of the encoded values (ops-reference §4.24).
             let original = original!
             PixelRows.deinterleave(px, .float32, original, original + width, original + 2 * width, count: width)
+            readSteps?.apply(original, count: width, tile: width)
             let encoded = encodedRow!
             encoded.update(from: original, count: 3 * width)
             Self.encode.apply(encoded, count: width, tile: width)
@@ -339,6 +355,7 @@ public final class BlurStage: RowSource {
         let original = originals.map { $0 + (y % ringSize) * 3 * width }
         switch mode {
         case .blur:
+            emitSteps?.apply(line, count: width, tile: width)
             PixelRows.interleave(line, line + width, line + 2 * width, into: out, .float32, count: width)
         case .unsharp(let amount, let threshold, let luma):
             UnsharpMask.apply(original: original!, blurred: line, width: width, amount: amount, threshold: threshold, luma: luma,
@@ -361,6 +378,7 @@ public final class BlurStage: RowSource {
                     store(load(v + width + x) * g, planes + span + x)
                     store(load(v + 2 * width + x) * g, planes + 2 * span + x)
                 }
+                if span > 0 { emitSteps?.apply(planes, count: span, tile: span) }
                 rk_interleave3f(planes, planes + span, planes + 2 * span, out, Int32(span))
             }
             let x = span
@@ -369,8 +387,15 @@ public final class BlurStage: RowSource {
             var yb = SIMD8<Float>()
             for k in 0..<(width - x) { yb[k] = line[x + k] }
             let g = ShadowsHighlights.gain(yb, shadows: shadows, highlights: highlights)
-            for k in 0..<(width - x) {
-                for c in 0..<3 { out[3 * (x + k) + c] = v[c * width + x + k] * g[k] }
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 24) { tail in
+                let t = tail.baseAddress!
+                for k in 0..<(width - x) {
+                    for c in 0..<3 { t[8 * c + k] = v[c * width + x + k] * g[k] }
+                }
+                emitSteps?.apply(t, count: width - x, tile: 8)
+                for k in 0..<(width - x) {
+                    for c in 0..<3 { out[3 * (x + k) + c] = t[8 * c + k] }
+                }
             }
         }
     }

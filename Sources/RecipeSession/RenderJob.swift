@@ -381,8 +381,39 @@ package struct RenderJob {
             input.format.sampleType == type ? input : PointStage(source: input, programs: [], output: type, pool: pool)
         }
         var resizeDone = false
+        /// A float pass of per-channel steps only (a conversion between spaces) beside a blur,
+        /// unsharp mask or shadows/highlights runs inside that stage, on the planes it makes of
+        /// each row anyway: no pass over the strip of its own (soft-glow's → linear and →
+        /// encoded around its blur, warm-portrait's → encoded between shadows/highlights and
+        /// clarity). The steps waiting for the next stage's reads, and the passes taken so.
+        var readSteps: [PointStep] = []
+        var absorbed: Set<Int> = []
+        func perChannelPass(_ i: Int) -> [PointStep]? {
+            guard i < stages.count, case .point(let programs) = stages[i], programs.count == 1, programs[0].isPerChannelOnly else { return nil }
+            return programs[0].steps
+        }
+        func readsRows(_ i: Int, emits: Bool) -> Bool {
+            guard i < stages.count, case .barrier(let b) = stages[i] else { return false }
+            switch b {
+            case .blur, .shadowsHighlights: return true
+            case .unsharp: return !emits
+            default: return false
+            }
+        }
+        /// Whether the point stage at `i` writes floats (not the encoder's integers).
+        func writesFloats(_ i: Int) -> Bool {
+            output == .float32 || !stages[(i + 1)...].allSatisfy {
+                if case .barrier(let b) = $0 { return b.space == .none }
+                return true
+            }
+        }
         for (index, stage) in stages.enumerated() {
             if resizeDone { resizeDone = false; continue }
+            if absorbed.contains(index) { continue }
+            if let steps = perChannelPass(index), chain?.format.sampleType == .float32, readsRows(index + 1, emits: false) {
+                readSteps = steps
+                continue
+            }
             // A pass that only decodes integers to linear light before a resize: the resize reads
             // the integers itself, as it does for a display render (web-export on photo24 made a
             // 24 MP float strip for nothing).
@@ -406,19 +437,29 @@ package struct RenderJob {
                 chain = converted(current, to: .float32)
             }
             var input: RowSource { chain! }
+            let reads = readSteps
+            readSteps = []
+            var emits: [PointStep] {
+                guard readsRows(index, emits: true), let steps = perChannelPass(index + 1), writesFloats(index + 1) else { return [] }
+                absorbed.insert(index + 1)
+                return steps
+            }
             switch stage {
             case .point(let programs):
                 chain = PointStage(source: input, programs: programs, output: onlyMovesAfter ? output : .float32, pool: pool)
             case .barrier(let barrier):
                 switch barrier {
                 case .blur(let sigma, let kernel, _):
-                    chain = BlurStage(source: input, sigma: sigma, kernel: kernel, mode: .blur, threads: windowThreads)
+                    chain = BlurStage(source: input, sigma: sigma, kernel: kernel, mode: .blur, threads: windowThreads,
+                                      readSteps: reads, emitSteps: emits)
                 case .unsharp(let sigma, let kernel, let amount, let threshold, let luma, _):
                     chain = BlurStage(source: input, sigma: sigma, kernel: kernel,
-                                      mode: .unsharp(amount: Float(amount), threshold: Float(threshold), luma: luma), threads: windowThreads)
+                                      mode: .unsharp(amount: Float(amount), threshold: Float(threshold), luma: luma), threads: windowThreads,
+                                      readSteps: reads)
                 case .shadowsHighlights(let shadows, let highlights, let sigma, let kernel, _):
                     chain = BlurStage(source: input, sigma: sigma, kernel: kernel,
-                                      mode: .shadowsHighlights(shadows: Float(shadows), highlights: Float(highlights)), threads: windowThreads)
+                                      mode: .shadowsHighlights(shadows: Float(shadows), highlights: Float(highlights)), threads: windowThreads,
+                                      readSteps: reads, emitSteps: emits)
                 case .geometric(let step, _):
                     switch step {
                     case .crop(let x, let y, let w, let h): chain = CropStep(source: input, x: x, y: y, width: w, height: h)

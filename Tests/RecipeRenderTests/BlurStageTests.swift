@@ -84,3 +84,29 @@ extension BlurStageTests {
         }
     }
 }
+
+extension BlurStageTests {
+    /// A per-channel float pass before or after the stage (a conversion between spaces) runs
+    /// inside it, on the planes it makes of each row: the same floats as the passes of their own.
+    @Test("steps run on the rows it reads and emits give the floats of passes of their own", arguments: [0, 1, 2, 3])
+    func readAndEmitSteps(_ index: Int) throws {
+        let (name, mode) = Self.modes[index]
+        let isUnsharp = mode.space == .encoded
+        // Into the stage's space on the way in; out of it on the way out (the unsharp mask
+        // interleaves as it computes: only steps on its reads).
+        let reads: [PointStep] = isUnsharp ? [.power(0.9)] : [.toLinear]
+        let emits: [PointStep] = isUnsharp ? [] : [.toEncoded, .levels(black: 0.02, white: 0.95, inverseGamma: 0.9, outBlack: 0, outWhite: 1)]
+        for (width, height, sigma) in [(61, 23, 4.0), (301, 207, 20.0)] {  // a tail of the vectors; the coarse grid
+            let bytes = Self.picture(width: width, height: height)
+            func encoded() -> RowSource { floatRows(MemoryImage(bytes, width: width, height: height, chunk: 7), in: .encoded) }
+            func pass(_ source: RowSource, _ steps: [PointStep]) -> RowSource {
+                steps.isEmpty ? source : PointStage(source: source, programs: [PointProgram(steps: steps, storeTable: false)], output: .float32)
+            }
+            let separate = try readFloats(pass(BlurStage(source: pass(encoded(), reads), sigma: sigma, mode: mode, threads: 2, minimumPooledWork: 0), emits))
+            let inside = try readFloats(BlurStage(source: encoded(), sigma: sigma, mode: mode, threads: 2, minimumPooledWork: 0,
+                                                  readSteps: reads, emitSteps: emits))
+            #expect(separate.count == 3 * width * height)
+            #expect(inside.elementsEqual(separate) { $0.bitPattern == $1.bitPattern }, "\(name) σ \(sigma)")
+        }
+    }
+}
