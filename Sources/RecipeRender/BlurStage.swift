@@ -283,6 +283,13 @@ public final class BlurStage: RowSource {
             // Linear originals; the mask is the luma of the encoded values (ops-reference §4.24).
             let original = original!
             PixelRows.deinterleave(px, .float32, original, original + width, original + 2 * width, count: width)
+            if let readSteps, readSteps.steps == [.toLinear] {
+                // The rows come encoded (the pass before left its → linear to this stage): the
+                // mask's luma from them as they are, then the originals decoded.
+                for x in 0..<width { rowPlanes[x] = 0.2126 * original[x] + 0.7152 * original[width + x] + 0.0722 * original[2 * width + x] }
+                readSteps.apply(original, count: width, tile: width)
+                break
+            }
             readSteps?.apply(original, count: width, tile: width)
             let encoded = encodedRow!
             encoded.update(from: original, count: 3 * width)

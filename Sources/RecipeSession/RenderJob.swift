@@ -414,6 +414,17 @@ package struct RenderJob {
                 readSteps = steps
                 continue
             }
+            // A pass ending in → linear before shadows/highlights leaves that step to it: the
+            // stage's mask is the luma of the encoded values, which it then has without encoding
+            // the linear ones again (warm-portrait, basic-corrections: 72 M curve evaluations).
+            if case .point(let programs) = stage, programs.count == 1, programs[0].steps.last == .toLinear,
+               index + 1 < stages.count, case .barrier(.shadowsHighlights) = stages[index + 1], let current = chain {
+                chain = PointStage(source: current, programs: [PointProgram(steps: Array(programs[0].steps.dropLast()), storeTable: false)],
+                                   output: .float32, pool: pool)
+                if threaded { chain = PrefetchStep(source: chain!) }
+                readSteps = [.toLinear]
+                continue
+            }
             // A pass that only decodes integers to linear light before a resize: the resize reads
             // the integers itself, as it does for a display render (web-export on photo24 made a
             // 24 MP float strip for nothing).

@@ -94,7 +94,9 @@ extension BlurStageTests {
         let isUnsharp = mode.space == .encoded
         // Into the stage's space on the way in; out of it on the way out (the unsharp mask
         // interleaves as it computes: only steps on its reads).
-        let reads: [PointStep] = isUnsharp ? [.power(0.9)] : [.toLinear]
+        // (→ linear alone before shadows/highlights takes its mask from the encoded rows: below.)
+        let isShadows = mode.space == .linear && mode != .blur
+        let reads: [PointStep] = isUnsharp ? [.power(0.9)] : isShadows ? [.toLinear, .matrix([1.01, 0, 0, 0, 0, 1.01, 0, 0, 0, 0, 1.01, 0])] : [.toLinear]
         let emits: [PointStep] = isUnsharp ? [] : [.toEncoded, .levels(black: 0.02, white: 0.95, inverseGamma: 0.9, outBlack: 0, outWhite: 1)]
         for (width, height, sigma) in [(61, 23, 4.0), (301, 207, 20.0)] {  // a tail of the vectors; the coarse grid
             let bytes = Self.picture(width: width, height: height)
@@ -107,6 +109,13 @@ extension BlurStageTests {
                                                   readSteps: reads, emitSteps: emits))
             #expect(separate.count == 3 * width * height)
             #expect(inside.elementsEqual(separate) { $0.bitPattern == $1.bitPattern }, "\(name) σ \(sigma)")
+            guard isShadows else { continue }
+            // → linear alone: the mask is the luma of the encoded rows as they come, not of
+            // their linear values encoded again (the same to a float rounding): within a code.
+            let direct = try readCodes(BlurStage(source: encoded(), sigma: sigma, mode: mode, readSteps: [.toLinear]), from: .linear)
+            let again = try readCodes(BlurStage(source: pass(encoded(), [.toLinear]), sigma: sigma, mode: mode), from: .linear)
+            #expect(zip(direct, again).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "\(name) σ \(sigma)")
+            #expect(direct != Self.picture(width: width, height: height))
         }
     }
 }
