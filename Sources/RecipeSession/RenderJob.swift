@@ -285,6 +285,75 @@ package struct RenderJob {
                        warnings: color.warnings + decoder.warnings + encoderWarnings.map { ImageWarning(path: output, $0) })
     }
 
+    /// Point work that runs inside the neighbourhood stages beside it rather than as passes of
+    /// its own (`build` does it; `explain` says it), by stage index:
+    ///
+    /// - a float pass of per-channel steps only (in practice a change of working space) right
+    ///   before a blur, unsharp mask or shadows/highlights runs on the planes that stage makes of
+    ///   each row it reads (`reads`); one right after a blur or shadows/highlights that writes
+    ///   floats, on the planes of each row it emits before they are interleaved (`emits`; the
+    ///   unsharp mask interleaves as it computes). No strip, no (de)interleave, no thread
+    ///   hand-off of its own: soft-glow's → linear and → encoded around its blur, warm-portrait's
+    ///   → encoded between shadows/highlights and clarity. Those passes are `inside`.
+    /// - a pass ending in → linear before shadows/highlights leaves that step to it
+    ///   (`leftToNext`): the stage's mask is the luma of the encoded values, which it then reads
+    ///   as they come instead of encoding the linear ones again (warm-portrait, basic-corrections:
+    ///   72 M curve evaluations on 24 MP).
+    package struct StageFusion: Sendable {
+        package var reads: [Int: [PointStep]] = [:]
+        package var emits: [Int: [PointStep]] = [:]
+        package var inside: Set<Int> = []
+        package var leftToNext: [Int: [PointStep]] = [:]
+    }
+
+    /// The fusion of `stages` whose first reads rows of `source` samples and whose last writes
+    /// `output` samples.
+    package static func fusion(of stages: [RenderStage], source: SampleType, output: SampleType) -> StageFusion {
+        var fusion = StageFusion()
+        func perChannelPass(_ i: Int) -> [PointStep]? {
+            guard i < stages.count, case .point(let programs) = stages[i], programs.count == 1, programs[0].isPerChannelOnly else { return nil }
+            return programs[0].steps
+        }
+        func neighbourhood(_ i: Int, emits: Bool) -> Bool {
+            guard i < stages.count, case .barrier(let b) = stages[i] else { return false }
+            switch b {
+            case .blur, .shadowsHighlights: return true
+            case .unsharp: return !emits
+            default: return false
+            }
+        }
+        /// Whether the point stage at `i` writes floats (not the encoder's integers).
+        func writesFloats(_ i: Int) -> Bool {
+            output == .float32 || !stages[(i + 1)...].allSatisfy {
+                if case .barrier(let b) = $0 { return b.space == .none }
+                return true
+            }
+        }
+        // The sample type each stage reads, as `build` converts them.
+        var type = source
+        for (i, stage) in stages.enumerated() {
+            let reads = type
+            switch stage {
+            case .point: type = writesFloats(i) ? .float32 : output
+            case .barrier(.keep): break
+            case .barrier(.resume): type = .float32
+            case .barrier(let b): if b.space != .none { type = .float32 }
+            }
+            guard !fusion.inside.contains(i), case .point(let programs) = stage, programs.count == 1 else { continue }
+            if i > 0, let steps = perChannelPass(i), neighbourhood(i - 1, emits: true), writesFloats(i) {
+                fusion.emits[i - 1] = steps
+                fusion.inside.insert(i)
+            } else if let steps = perChannelPass(i), reads == .float32, neighbourhood(i + 1, emits: false) {
+                fusion.reads[i + 1] = steps
+                fusion.inside.insert(i)
+            } else if programs[0].steps.last == .toLinear, i + 1 < stages.count, case .barrier(.shadowsHighlights) = stages[i + 1] {
+                fusion.leftToNext[i] = [.toLinear]
+                fusion.reads[i + 1] = [.toLinear]
+            }
+        }
+        return fusion
+    }
+
     /// The window of the photo a run of this job decodes (nil: the whole photo), for `explain`.
     package func decodedWindow(_ decoder: any ImageDecoder, color: PhotoColor) throws -> (x: Int, y: Int, width: Int, height: Int)? {
         let setup = try setup(decoder.info, supportedScaleDenominators: decoder.supportedScaleDenominators, color: color)
@@ -381,48 +450,14 @@ package struct RenderJob {
             input.format.sampleType == type ? input : PointStage(source: input, programs: [], output: type, pool: pool)
         }
         var resizeDone = false
-        /// A float pass of per-channel steps only (a conversion between spaces) beside a blur,
-        /// unsharp mask or shadows/highlights runs inside that stage, on the planes it makes of
-        /// each row anyway: no pass over the strip of its own (soft-glow's → linear and →
-        /// encoded around its blur, warm-portrait's → encoded between shadows/highlights and
-        /// clarity). The steps waiting for the next stage's reads, and the passes taken so.
-        var readSteps: [PointStep] = []
-        var absorbed: Set<Int> = []
-        func perChannelPass(_ i: Int) -> [PointStep]? {
-            guard i < stages.count, case .point(let programs) = stages[i], programs.count == 1, programs[0].isPerChannelOnly else { return nil }
-            return programs[0].steps
-        }
-        func readsRows(_ i: Int, emits: Bool) -> Bool {
-            guard i < stages.count, case .barrier(let b) = stages[i] else { return false }
-            switch b {
-            case .blur, .shadowsHighlights: return true
-            case .unsharp: return !emits
-            default: return false
-            }
-        }
-        /// Whether the point stage at `i` writes floats (not the encoder's integers).
-        func writesFloats(_ i: Int) -> Bool {
-            output == .float32 || !stages[(i + 1)...].allSatisfy {
-                if case .barrier(let b) = $0 { return b.space == .none }
-                return true
-            }
-        }
+        let fusion = Self.fusion(of: stages, source: source.format.sampleType, output: output)
         for (index, stage) in stages.enumerated() {
             if resizeDone { resizeDone = false; continue }
-            if absorbed.contains(index) { continue }
-            if let steps = perChannelPass(index), chain?.format.sampleType == .float32, readsRows(index + 1, emits: false) {
-                readSteps = steps
-                continue
-            }
-            // A pass ending in → linear before shadows/highlights leaves that step to it: the
-            // stage's mask is the luma of the encoded values, which it then has without encoding
-            // the linear ones again (warm-portrait, basic-corrections: 72 M curve evaluations).
-            if case .point(let programs) = stage, programs.count == 1, programs[0].steps.last == .toLinear,
-               index + 1 < stages.count, case .barrier(.shadowsHighlights) = stages[index + 1], let current = chain {
-                chain = PointStage(source: current, programs: [PointProgram(steps: Array(programs[0].steps.dropLast()), storeTable: false)],
+            if fusion.inside.contains(index) { continue }
+            if let steps = fusion.leftToNext[index], case .point(let programs) = stage, let current = chain {
+                chain = PointStage(source: current, programs: [PointProgram(steps: Array(programs[0].steps.dropLast(steps.count)), storeTable: false)],
                                    output: .float32, pool: pool)
                 if threaded { chain = PrefetchStep(source: chain!) }
-                readSteps = [.toLinear]
                 continue
             }
             // A pass that only decodes integers to linear light before a resize: the resize reads
@@ -448,13 +483,7 @@ package struct RenderJob {
                 chain = converted(current, to: .float32)
             }
             var input: RowSource { chain! }
-            let reads = readSteps
-            readSteps = []
-            var emits: [PointStep] {
-                guard readsRows(index, emits: true), let steps = perChannelPass(index + 1), writesFloats(index + 1) else { return [] }
-                absorbed.insert(index + 1)
-                return steps
-            }
+            let (reads, emits) = (fusion.reads[index] ?? [], fusion.emits[index] ?? [])
             switch stage {
             case .point(let programs):
                 chain = PointStage(source: input, programs: programs, output: onlyMovesAfter ? output : .float32, pool: pool)

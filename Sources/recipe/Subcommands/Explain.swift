@@ -2,6 +2,7 @@ import ArgumentParser
 import RecipeCodecs
 import RecipeColor
 import RecipeCore
+import RecipeKernels
 import RecipeLanguage
 import RecipeOptimizer
 import RecipeOptions
@@ -93,6 +94,7 @@ struct Explain: ParsableCommand {
                                                  reduction: { geometry?.reduced(for: $0) })
             print("\nplan (after each optimiser pass):")
             for t in trace { print("\(t.pass):\n\(t.plan)", terminator: "") }
+            if !noFuse { printFusion(RenderJob.fusion(of: RecipePlanning.stages(of: plan), source: .uint8, output: .uint8)) }
             if let source = plan.sourceSize, source != graph.nodes[0].size {
                 let full = graph.nodes[0].size
                 let d = geometry?.denominator(for: (source.width, source.height), exact: plan.sourceIsReducedDecode) ?? 1
@@ -107,6 +109,27 @@ struct Explain: ParsableCommand {
         } catch let error as PlanError {
             print("\nplan: not renderable by this build yet: \(error.message)")
         }
+    }
+
+    /// What runs inside the neighbourhood stages rather than as passes (`RenderJob.fusion`), by
+    /// the plan's pass numbers:
+    ///
+    /// ```
+    /// at run time: pass 3 (→ encoded) runs inside pass 2, on each row it emits
+    /// ```
+    func printFusion(_ fusion: RenderJob.StageFusion) {
+        func name(_ steps: [PointStep]) -> String {
+            steps == [.toLinear] ? "→ linear" : steps == [.toEncoded] ? "→ encoded" : "\(steps.count) per-channel steps"
+        }
+        var lines: [(Int, String)] = []
+        for (i, steps) in fusion.emits { lines.append((i + 1, "pass \(i + 2) (\(name(steps))) runs inside pass \(i + 1), on each row it emits")) }
+        for (i, steps) in fusion.reads where fusion.inside.contains(i - 1) {
+            lines.append((i - 1, "pass \(i) (\(name(steps))) runs inside pass \(i + 1), on each row it reads"))
+        }
+        for (i, steps) in fusion.leftToNext {
+            lines.append((i, "pass \(i + 1) leaves its last \(name(steps)) to pass \(i + 2), which takes its mask from the encoded rows"))
+        }
+        for (_, line) in lines.sorted(by: { $0.0 < $1.0 }) { print("at run time: \(line)") }
     }
 
     /// The memory a full-size render of `photo` is estimated to take, against the budget:
