@@ -15,7 +15,7 @@ import Glibc
 ///
 /// Rows come in and go out as floats in the stage's working space (`Mode.space`: linear light
 /// for the blur and shadows/highlights, encoded for the unsharp mask), unclamped: only the
-/// encoder quantises.
+/// encoder quantises; unless `readSteps` and `emitSteps` convert them on the way in and out.
 ///
 /// ```swift
 /// let chain = BlurStage(source: decoder, sigma: 2.5)   // sigma in pixels of this canvas
@@ -94,6 +94,9 @@ public final class BlurStage: RowSource {
     /// they are interleaved (the conversion out of it); nil: none.
     private let readSteps: ChannelTables?
     private let emitSteps: ChannelTables?
+    /// Shadows/highlights given encoded rows and → linear to read them with: the mask's luma is
+    /// taken from the rows as they come (decided once, not per row).
+    private let maskFromEncodedRows: Bool
 
     /// With `threads` above 1, both passes split their work across a pool of that many threads of
     /// the stage's own when a row's vertical sums reach `minimumPooledWork` multiply-adds (two
@@ -115,6 +118,7 @@ public final class BlurStage: RowSource {
         if case .unsharp = mode { precondition(emitSteps.isEmpty, "an unsharp mask interleaves as it computes") }
         self.readSteps = readSteps.isEmpty ? nil : ChannelTables(steps: readSteps)
         self.emitSteps = emitSteps.isEmpty ? nil : ChannelTables(steps: emitSteps)
+        if case .shadowsHighlights = mode { maskFromEncodedRows = readSteps == [.toLinear] } else { maskFromEncodedRows = false }
         self.source = source
         self.mode = mode
         width = source.width
@@ -283,7 +287,7 @@ public final class BlurStage: RowSource {
             // Linear originals; the mask is the luma of the encoded values (ops-reference §4.24).
             let original = original!
             PixelRows.deinterleave(px, .float32, original, original + width, original + 2 * width, count: width)
-            if let readSteps, readSteps.steps == [.toLinear] {
+            if maskFromEncodedRows, let readSteps {
                 // The rows come encoded (the pass before left its → linear to this stage): the
                 // mask's luma from them as they are, then the originals decoded.
                 for x in 0..<width { rowPlanes[x] = 0.2126 * original[x] + 0.7152 * original[width + x] + 0.0722 * original[2 * width + x] }

@@ -17,7 +17,10 @@ extension RenderJob {
                                                           color: color))
     }
 
-    /// `run`'s chain stage by stage, as `run` and `build` lay it out (keep the two in step).
+    /// `run`'s chain stage by stage, as `run` and `build` lay it out (keep the two in step). Two
+    /// savings of `run` are left out on purpose, so the estimate stays above the render: a crop
+    /// decoded as a window (`decodeWindow`) is counted as a full decode, and the passes that run
+    /// inside a neighbourhood stage (`RenderJob.fusion`) as passes of their own.
     func estimate(_ decoder: any ImageDecoder, color: PhotoColor, setup: Setup) -> RenderEstimate {
         var walk = EstimateWalk(threaded: threaded, windowThreads: setup.poolThreads)
         walk.estimate.add(RenderEstimate.processPart, RenderEstimate.processBytes)
