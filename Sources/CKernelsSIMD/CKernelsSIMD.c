@@ -753,3 +753,212 @@ int rk_srgb_curve(float *plane, int count, int to_linear, uint8_t *outside) {
 #endif
     return rk_srgb_plain(plane, count, to_linear, outside);
 }
+
+/* ---- a gain on linear light, applied to sRGB-encoded values -----------------------------------
+ * Above the curve's toe, v = 1.055·L^(1/2.4) − 0.055, so light scaled by g is, encoded,
+ * v′ = g^(1/2.4)·(v + 0.055) − 0.055: one multiply-add a value where a decode and an encode cost
+ * two curve evaluations. g^(1/2.4) is the encoding curve's m^p·2^(e·p) above (one evaluation a
+ * pixel, not a value). Where v or v′ sits at or below the toe (0.04045), or a value or gain is
+ * outside the curves' range, the vector takes the exact decode, gain and encode instead. */
+static inline float rk_root24_scalar(float g) {
+    if (g >= 0.001953125f && g < 128.0f) {
+        float r = rk_curve_scalar(g, 0);            /* 1.055·g^(1/2.4) − 0.055 */
+        return (r + 0.055f) * (1.0f / 1.055f);
+    }
+    return g > 0 ? powf(g, 1.0f / 2.4f) : 0.0f;
+}
+
+static float rk_gain_exact(float v, float g) {
+    float x = v;
+    uint8_t outside;
+    rk_srgb_one(&x, 1, &outside);
+    if (outside) x = (v < 0 ? -1.0f : 1.0f) * powf((fabsf(v) + 0.055f) / 1.055f, 2.4f);
+    float y = x * g;
+    float e = y;
+    rk_srgb_one(&e, 0, &outside);
+    if (outside) e = (y < 0 ? -1.0f : 1.0f) * (1.055f * powf(fabsf(y), 1.0f / 2.4f) - 0.055f);
+    return e;
+}
+
+static void rk_gain_one(float *r, float *g, float *b, float gain) {
+    float root = rk_root24_scalar(gain);
+    float *c[3] = {r, g, b};
+    int above = 1;
+    float f[3];
+    for (int k = 0; k < 3; k++) {
+        float a = fabsf(*c[k]);
+        f[k] = root * (a + 0.055f) - 0.055f;
+        above &= a > 0.04045f && f[k] > 0.04045f && a < 16.0f;
+    }
+    for (int k = 0; k < 3; k++) *c[k] = above ? copysignf(f[k], *c[k]) : rk_gain_exact(*c[k], gain);
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+/* m^p·2^(e·p) of positive normal floats, v = m·2^e, as in RK_SRGB_AVX2_BODY: p = 1/2.4 with the
+ * encoding constants (e from −9 to 6), p = 2.4 with the decoding ones (e from −4 to 3). */
+__attribute__((target("avx2,fma")))
+static inline __m256 rk_power8(__m256 y, int to_linear) {
+    const float *poly = to_linear ? rk_lin_poly : rk_enc_poly;
+    __m256i bits = _mm256_castps_si256(y);
+    __m256i index = _mm256_sub_epi32(_mm256_srli_epi32(bits, 23), _mm256_set1_epi32(to_linear ? 127 - 4 : 127 - 9));
+    __m256 t = _mm256_sub_ps(_mm256_castsi256_ps(_mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi32(0x007FFFFF)),
+                                                                 _mm256_set1_epi32(0x3F800000))),
+                             _mm256_set1_ps(1.5f));
+    __m256 p = _mm256_fmadd_ps(_mm256_set1_ps(poly[7]), t, _mm256_set1_ps(poly[6]));
+    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(poly[5]));
+    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(poly[4]));
+    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(poly[3]));
+    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(poly[2]));
+    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(poly[1]));
+    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(poly[0]));
+    __m256 scale;
+    if (to_linear) {
+        scale = _mm256_permutevar8x32_ps(_mm256_loadu_ps(rk_lin_scale), index);
+    } else {
+        scale = _mm256_blendv_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(rk_enc_scale), index),
+                                 _mm256_permutevar8x32_ps(_mm256_loadu_ps(rk_enc_scale + 8), index),
+                                 _mm256_castsi256_ps(_mm256_cmpgt_epi32(index, _mm256_set1_epi32(7))));
+    }
+    return _mm256_mul_ps(p, scale);
+}
+
+/* Eight magnitudes a (< 16) decoded, scaled by g and encoded again, each side's toe exact; lanes
+ * whose scaled light reaches 16 are flagged in *outside for the scalar path. */
+__attribute__((target("avx2,fma")))
+static inline __m256 rk_gain_exact8(__m256 a, __m256 g, int *outside) {
+    const __m256 offset = _mm256_set1_ps(0.055f);
+    __m256 lin = _mm256_blendv_ps(rk_power8(_mm256_mul_ps(_mm256_add_ps(a, offset), _mm256_set1_ps(1.0f / 1.055f)), 1),
+                                  _mm256_mul_ps(a, _mm256_set1_ps(1.0f / 12.92f)), _mm256_cmp_ps(a, _mm256_set1_ps(0.04045f), _CMP_LE_OQ));
+    __m256 y = _mm256_mul_ps(lin, g);
+    *outside = _mm256_movemask_ps(_mm256_cmp_ps(y, _mm256_set1_ps(16.0f), _CMP_NLT_UQ));
+    __m256 safe = _mm256_max_ps(y, _mm256_set1_ps(0.0031308f));
+    __m256 curve = _mm256_sub_ps(_mm256_mul_ps(_mm256_set1_ps(1.055f), rk_power8(safe, 0)), offset);
+    return _mm256_blendv_ps(curve, _mm256_mul_ps(y, _mm256_set1_ps(12.92f)), _mm256_cmp_ps(y, _mm256_set1_ps(0.0031308f), _CMP_LE_OQ));
+}
+
+__attribute__((target("avx2,fma")))
+static int rk_encoded_gain_avx2(float *r, float *g, float *b, const float *gain, int count) {
+    const __m256 signMask = _mm256_set1_ps(-0.0f), toe = _mm256_set1_ps(0.04045f), offset = _mm256_set1_ps(0.055f);
+    const __m256 low = _mm256_set1_ps(0.001953125f), high = _mm256_set1_ps(128.0f), sixteen = _mm256_set1_ps(16.0f);
+    float *planes[3] = {r, g, b};
+    int k = 0;
+    for (; k + 8 <= count; k += 8) {
+        __m256 gv = _mm256_loadu_ps(gain + k);
+        /* A gain outside the polynomial's range (0 at a full vignette's corner): the pixels one
+         * by one. */
+        if (_mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(gv, low, _CMP_GE_OQ), _mm256_cmp_ps(gv, high, _CMP_LT_OQ))) != 0xFF) {
+            for (int j = 0; j < 8; j++) rk_gain_one(r + k + j, g + k + j, b + k + j, gain[k + j]);
+            continue;
+        }
+        __m256 root = rk_power8(gv, 0);
+        /* The common case first: every value of the eight pixels positive, above the toe and
+         * below 16, and so is the darkest result (the map is increasing). */
+        __m256 vr = _mm256_loadu_ps(r + k), vg = _mm256_loadu_ps(g + k), vb = _mm256_loadu_ps(b + k);
+        __m256 lo = _mm256_min_ps(vr, _mm256_min_ps(vg, vb)), hi = _mm256_max_ps(vr, _mm256_max_ps(vg, vb));
+        __m256 darkest = _mm256_fmsub_ps(root, _mm256_add_ps(lo, offset), offset);
+        __m256 plain = _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(lo, toe, _CMP_GT_OQ), _mm256_cmp_ps(darkest, toe, _CMP_GT_OQ)),
+                                     _mm256_cmp_ps(hi, sixteen, _CMP_LT_OQ));
+        if (_mm256_movemask_ps(plain) == 0xFF) {
+            _mm256_storeu_ps(r + k, _mm256_fmsub_ps(root, _mm256_add_ps(vr, offset), offset));
+            _mm256_storeu_ps(g + k, _mm256_fmsub_ps(root, _mm256_add_ps(vg, offset), offset));
+            _mm256_storeu_ps(b + k, _mm256_fmsub_ps(root, _mm256_add_ps(vb, offset), offset));
+            continue;
+        }
+        for (int c = 0; c < 3; c++) {
+            __m256 v = _mm256_loadu_ps(planes[c] + k);
+            __m256 a = _mm256_andnot_ps(signMask, v);
+            __m256 f = _mm256_fmsub_ps(root, _mm256_add_ps(a, offset), offset);
+            /* Above the toe on both sides: the affine map. In the toe on both sides: the light is
+             * the value over 12.92 either way, so the value times the gain. */
+            __m256 above = _mm256_and_ps(_mm256_cmp_ps(a, toe, _CMP_GT_OQ), _mm256_cmp_ps(f, toe, _CMP_GT_OQ));
+            __m256 scaled = _mm256_mul_ps(a, gv);
+            __m256 below = _mm256_and_ps(_mm256_cmp_ps(a, toe, _CMP_LE_OQ), _mm256_cmp_ps(scaled, toe, _CMP_LE_OQ));
+            __m256 out = _mm256_blendv_ps(scaled, f, above);
+            int settled = _mm256_movemask_ps(_mm256_or_ps(above, below)) & _mm256_movemask_ps(_mm256_cmp_ps(a, sixteen, _CMP_LT_OQ));
+            if (settled != 0xFF) {
+                /* Across the toe (or NaN, or beyond the curves' range): decode, gain, encode. */
+                int outside = 0;
+                __m256 exact = rk_gain_exact8(_mm256_min_ps(a, _mm256_set1_ps(15.0f)), gv, &outside);
+                out = _mm256_blendv_ps(exact, out, _mm256_castsi256_ps(_mm256_cmpgt_epi32(
+                    _mm256_and_si256(_mm256_set1_epi32(settled), _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128)), _mm256_setzero_si256())));
+                int scalar = (outside | _mm256_movemask_ps(_mm256_cmp_ps(a, sixteen, _CMP_NLT_UQ))) & ~settled;
+                if (scalar) {
+                    float lanes[8];
+                    _mm256_storeu_ps(lanes, out);
+                    for (int j = 0; j < 8; j++)
+                        if ((scalar >> j) & 1) lanes[j] = fabsf(rk_gain_exact(planes[c][k + j], gain[k + j]));
+                    out = _mm256_loadu_ps(lanes);
+                }
+            }
+            _mm256_storeu_ps(planes[c] + k, _mm256_or_ps(out, _mm256_and_ps(v, signMask)));
+        }
+    }
+    return k;
+}
+#endif
+
+void rk_encoded_gain(float *r, float *g, float *b, const float *gain, int count) {
+    int k = 0;
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (rk_has_avx2()) k = rk_encoded_gain_avx2(r, g, b, gain, count);
+#endif
+    for (; k < count; k++) rk_gain_one(r + k, g + k, b + k, gain[k]);
+}
+
+/* ---- a vignette's gains ----------------------------------------------------------------------
+ * k = 1 − amount·smoothstep(inner, outer, d), d = √((x + ½ − cx)² + dy2)·scale for the `count`
+ * pixels from column x0: the operations of FastMath.smoothstep and the vignette step's Swift
+ * loop, in their order and without fused multiply-adds, so either gives the same floats. */
+static inline float rk_vignette_one(float px, float dy2, float cx, float scale, float inner, float outer, float amount) {
+    float dx = px - cx;
+    float d = sqrtf(dx * dx + dy2) * scale;
+    float m;
+    if (outer > inner) {
+        float t = (d - inner) / (outer - inner);
+        t = t > 0 ? t : 0;
+        t = t > 1 ? 1 : t;
+        m = t * t * (3 - 2 * t);
+    } else {
+        m = d >= outer ? 1 : 0;
+    }
+    return 1 - amount * m;
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2")))
+static int rk_vignette_gains_avx2(float *out, int count, int x0, float dy2, float cx, float scale, float inner, float outer, float amount) {
+    if (!(outer > inner)) return 0;
+    const __m256 lanes = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7), zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+    const __m256 vcx = _mm256_set1_ps(cx), vdy2 = _mm256_set1_ps(dy2), vscale = _mm256_set1_ps(scale);
+    const __m256 vinner = _mm256_set1_ps(inner), span = _mm256_set1_ps(outer - inner), vamount = _mm256_set1_ps(amount);
+    int i = 0;
+    for (; i + 8 <= count; i += 8) {
+        __m256 px = _mm256_add_ps(lanes, _mm256_set1_ps((float)(x0 + i) + 0.5f));
+        __m256 dx = _mm256_sub_ps(px, vcx);
+        __m256 d = _mm256_mul_ps(_mm256_sqrt_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), vdy2)), vscale);
+        __m256 t = _mm256_div_ps(_mm256_sub_ps(d, vinner), span);
+        t = _mm256_and_ps(t, _mm256_cmp_ps(t, zero, _CMP_GT_OQ));      /* 0 where not > 0, NaN too */
+        t = _mm256_blendv_ps(t, one, _mm256_cmp_ps(t, one, _CMP_GT_OQ));
+        __m256 m = _mm256_mul_ps(_mm256_mul_ps(t, t), _mm256_sub_ps(_mm256_set1_ps(3.0f), _mm256_mul_ps(_mm256_set1_ps(2.0f), t)));
+        _mm256_storeu_ps(out + i, _mm256_sub_ps(one, _mm256_mul_ps(vamount, m)));
+    }
+    return i;
+}
+#endif
+
+void rk_vignette_gains(float *out, int count, int x0, float dy2, float cx, float scale, float inner, float outer, float amount) {
+    int i = 0;
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (rk_has_avx2()) i = rk_vignette_gains_avx2(out, count, x0, dy2, cx, scale, inner, outer, amount);
+#endif
+    for (; i < count; i++) out[i] = rk_vignette_one((float)(x0 + i) + 0.5f, dy2, cx, scale, inner, outer, amount);
+}
+
+/* r, g and b times the pixel's gain. */
+void rk_scale_planes(float *r, float *g, float *b, const float *gain, int count) {
+    for (int i = 0; i < count; i++) {
+        r[i] *= gain[i];
+        g[i] *= gain[i];
+        b[i] *= gain[i];
+    }
+}

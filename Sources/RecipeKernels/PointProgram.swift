@@ -29,8 +29,10 @@ public enum PointStep: Sendable, Hashable {
     /// interpolated linearly, extended linearly outside [0, 1] with the end slopes.
     case curves(table: [Float], size: Int)
     /// Positional: every channel times 1 − amount·smoothstep(inner, outer, d), d the distance of
-    /// the pixel centre (x + ½, y + ½) from (cx, cy) in pixels, times `scale`.
-    case vignette(amount: Float, inner: Float, outer: Float, cx: Float, cy: Float, scale: Float)
+    /// the pixel centre (x + ½, y + ½) from (cx, cy) in pixels, times `scale`. A gain on linear
+    /// light; `encoded`: the same gain applied to encoded values (`EncodedGain`), where the planner
+    /// found encoded neighbours on both sides.
+    case vignette(amount: Float, inner: Float, outer: Float, cx: Float, cy: Float, scale: Float, encoded: Bool = false)
     /// A .cube table (1D or 3D), its result mixed with the input by `amount`.
     case lut(CubeLUT, tetrahedral: Bool, amount: Float)
     /// Keeps the current values: a masked stage starts here.
@@ -61,8 +63,8 @@ public enum PointStep: Sendable, Hashable {
     public func laidOut(scaledBy fx: Double, _ fy: Double) -> PointStep {
         let f = Float((fx * fy).squareRoot()), x = Float(fx), y = Float(fy)
         switch self {
-        case .vignette(let amount, let inner, let outer, let cx, let cy, let scale):
-            return .vignette(amount: amount, inner: inner, outer: outer, cx: cx * x, cy: cy * y, scale: scale / f)
+        case .vignette(let amount, let inner, let outer, let cx, let cy, let scale, let encoded):
+            return .vignette(amount: amount, inner: inner, outer: outer, cx: cx * x, cy: cy * y, scale: scale / f, encoded: encoded)
         case .maskMix(.gradient(let fromX, let fromY, let toX, let toY), let invert, let amount):
             return .maskMix(.gradient(fromX: fromX * x, fromY: fromY * y, toX: toX * x, toY: toY * y), invert: invert, amount: amount)
         case .maskMix(.radial(let cx, let cy, let inner, let outer, let scale), let invert, let amount):
@@ -78,8 +80,8 @@ public enum PointStep: Sendable, Hashable {
     public func translated(by dx: Int, _ dy: Int) -> PointStep {
         let x = Float(dx), y = Float(dy)
         switch self {
-        case .vignette(let amount, let inner, let outer, let cx, let cy, let scale):
-            return .vignette(amount: amount, inner: inner, outer: outer, cx: cx - x, cy: cy - y, scale: scale)
+        case .vignette(let amount, let inner, let outer, let cx, let cy, let scale, let encoded):
+            return .vignette(amount: amount, inner: inner, outer: outer, cx: cx - x, cy: cy - y, scale: scale, encoded: encoded)
         case .maskMix(.gradient(let fromX, let fromY, let toX, let toY), let invert, let amount):
             return .maskMix(.gradient(fromX: fromX - x, fromY: fromY - y, toX: toX - x, toY: toY - y), invert: invert, amount: amount)
         case .maskMix(.radial(let cx, let cy, let inner, let outer, let scale), let invert, let amount):
@@ -177,10 +179,11 @@ public enum PointStep: Sendable, Hashable {
             return p  // stateful: see `PointStep.reference(_:steps:x:y:)`
         case .colorTransform(let transform):
             return transform.convert(p)
-        case .vignette(let amount, let inner, let outer, let cx, let cy, let scale):
+        case .vignette(let amount, let inner, let outer, let cx, let cy, let scale, let encoded):
             let dx = Double(x) + 0.5 - Double(cx), dy = Double(y) + 0.5 - Double(cy)
             let d = (dx * dx + dy * dy).squareRoot() * Double(scale)
-            return p * (1 - Double(amount) * PointProgram.smoothstep(Double(inner), Double(outer), d))
+            let k = 1 - Double(amount) * PointProgram.smoothstep(Double(inner), Double(outer), d)
+            return encoded ? SIMD3(EncodedGain.reference(p.x, gain: k), EncodedGain.reference(p.y, gain: k), EncodedGain.reference(p.z, gain: k)) : p * k
         }
     }
 }
@@ -392,7 +395,7 @@ public struct PointProgram: Sendable {
     public var isPerChannelOnly: Bool { !steps.isEmpty && body.isEmpty && tail.isEmpty }
 
     /// Steps that treat each channel on its own (so a table per channel can stand for them).
-    static func isPerChannel(_ step: PointStep) -> Bool {
+    public static func isPerChannel(_ step: PointStep) -> Bool {
         switch step {
         case .toLinear, .toEncoded, .power, .levels, .sigmoid, .clip, .curves: return true
         case .matrix(let m): return m[1] == 0 && m[2] == 0 && m[4] == 0 && m[6] == 0 && m[8] == 0 && m[9] == 0
@@ -579,22 +582,18 @@ public struct PointProgram: Sendable {
             }
         case .clip(let lo, let hi):
             for c in 0..<3 { let p = planes + c * tile; for i in 0..<n { p[i] = min(max(p[i], lo), hi) } }
-        case .vignette(let amount, let inner, let outer, let cx, let cy, let scale):
-            // Eight pixels at a time, the same operations per pixel as one at a time.
-            typealias V = SIMD8<Float>
+        case .vignette(let amount, let inner, let outer, let cx, let cy, let scale, let encoded):
+            // The gains of the tile's pixels (`rk_vignette_gains`), then on linear light a product,
+            // on encoded values `EncodedGain`.
             let dy = (Float(y) + 0.5 - cy)
-            let dy2 = dy * dy
-            let raw = UnsafeMutableRawPointer(planes)
-            var i = 0
-            while i < n {
-                let dx = FastMath.pixelCentres(from: x + i) - cx
-                let d = (dx * dx + dy2).squareRoot() * scale
-                let k = 1 - amount * FastMath.smoothstep(inner, outer, d)
-                for c in 0..<3 {
-                    let offset = (c * tile + i) * 4
-                    raw.storeBytes(of: raw.loadUnaligned(fromByteOffset: offset, as: V.self) * k, toByteOffset: offset, as: V.self)
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: tile) { buffer in
+                let gains = buffer.baseAddress!
+                rk_vignette_gains(gains, Int32(n), Int32(x), dy * dy, cx, scale, inner, outer, amount)
+                if encoded {
+                    EncodedGain.apply(r, g, b, gains: gains, count: n)
+                } else {
+                    rk_scale_planes(r, g, b, gains, Int32(n))
                 }
-                i += 8
             }
         case .saveInput:
             (planes + 3 * tile).update(from: planes, count: 3 * tile)

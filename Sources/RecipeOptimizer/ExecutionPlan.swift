@@ -36,8 +36,11 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
         case blur(sigma: Double, kernel: GaussianBlur.Kernel = .sampled, origin: String)
         /// Unsharp mask on encoded values (sharpen, clarity).
         case unsharp(sigma: Double, kernel: GaussianBlur.Kernel = .sampled, amount: Double, threshold: Double, luma: Bool, origin: String)
-        /// Local exposure from the encoded luma blurred by sigma (0: per pixel).
-        case shadowsHighlights(shadows: Double, highlights: Double, sigma: Double, kernel: GaussianBlur.Kernel = .sampled, origin: String)
+        /// Local exposure from the encoded luma blurred by sigma (0: per pixel). A gain on linear
+        /// light; `encoded`: the same gain applied to encoded rows (`EncodedGain`), where the
+        /// planner found encoded neighbours after it (`EncodedGains`).
+        case shadowsHighlights(shadows: Double, highlights: Double, sigma: Double, kernel: GaussianBlur.Kernel = .sampled,
+                               encoded: Bool = false, origin: String)
         /// Crop, rotate, flip, straighten or resize.
         case geometric(GeometricStep, origin: String)
         /// The image so far is kept under `name` for `readers` later readers (a branch point).
@@ -48,11 +51,13 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
         case blend(with: String, mode: String, opacity: Double, origin: String)
 
         /// The space of the float rows the stage reads and writes: linear light for the blur,
-        /// shadows/highlights (its gain), straighten and resize; encoded for the unsharp mask and
-        /// blends (and so for the images kept for them); `.none` for steps that only move pixels.
+        /// shadows/highlights (its gain, unless it runs on encoded rows), straighten and resize;
+        /// encoded for the unsharp mask and blends (and so for the images kept for them); `.none`
+        /// for steps that only move pixels.
         public var space: WorkingSpace {
             switch self {
-            case .blur, .shadowsHighlights: .linear
+            case .blur: .linear
+            case .shadowsHighlights(_, _, _, _, let encoded, _): encoded ? .encoded : .linear
             case .unsharp: .encoded
             case .geometric(let step, _):
                 switch step {
@@ -71,7 +76,7 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
         public var reach: (pixels: Int, grid: Int)? {
             switch self {
             case .blur(let sigma, let kernel, _), .unsharp(let sigma, let kernel, _, _, _, _),
-                 .shadowsHighlights(_, _, let sigma, let kernel, _):
+                 .shadowsHighlights(_, _, let sigma, let kernel, _, _):
                 // A decimated blur: its coarse taps (3.72 σ) and the block and the interpolation
                 // cell on either side of them.
                 if let d = DecimatedGaussian.factor(sigma: sigma, kernel: kernel) { return (Int((4 * sigma).rounded(.up)) + 3 * d, d) }
@@ -101,8 +106,9 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
             case .blur(let s, let kernel, let origin): return "blur \(sigma(s, kernel)) ← \(origin)"
             case .unsharp(let s, let kernel, let amount, let threshold, let luma, let origin):
                 return "unsharp \(sigma(s, kernel)) amount \(NumberFormatting.shortest(amount)) threshold \(NumberFormatting.shortest(threshold))\(luma ? " luma" : "") ← \(origin)"
-            case .shadowsHighlights(let s, let h, let radius, let kernel, let origin):
-                return "shadows \(NumberFormatting.shortest(s)) highlights \(NumberFormatting.shortest(h)) from luma blurred \(sigma(radius, kernel)) ← \(origin)"
+            case .shadowsHighlights(let s, let h, let radius, let kernel, let encoded, let origin):
+                return "shadows \(NumberFormatting.shortest(s)) highlights \(NumberFormatting.shortest(h)) from luma blurred \(sigma(radius, kernel))"
+                    + (encoded ? ", a gain on encoded values" : "") + " ← \(origin)"
             case .geometric(let step, let origin):
                 return "\(step)\(step.holds.map { " (holds \($0))" } ?? "") ← \(origin)"
             case .keep(let name, let readers): return "keep the image as `\(name)` for \(readers) reader\(readers == 1 ? "" : "s")"
@@ -222,7 +228,8 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
             let name = switch shape { case .gradient: "gradient"; case .radial: "radial"; case .luminance: "luminance" }
             kernel = "mask: mix by \(name)\(invert ? " inverted" : "") amount \(short(amount))"
         case .lut(let t, let tetra, let amount): kernel = "lut \(t.kind == .threeD ? "3D" : "1D") \(t.size) \(tetra ? "tetrahedral" : "trilinear") amount \(short(amount))"
-        case .vignette(let amount, _, _, _, _, _): kernel = "vignette \(short(amount)) (positional)"
+        case .vignette(let amount, _, _, _, _, _, let encoded):
+            kernel = "vignette \(short(amount)) (positional\(encoded ? ", a gain on encoded values" : ""))"
         case .colorTransform(let t): kernel = "colour transform: \(t.name)"
         }
         return "\(kernel) [\(s.space.rawValue)] ← \(s.origin)"

@@ -9,10 +9,12 @@ import RecipeKernels
 /// 3. `HoistCrops` — crops move before the point steps in front of them;
 /// 4. `FuseGeometry` — a straighten and the crops and flips after it become one resample;
 /// 5. `FoldMatrices` — adjacent colour matrices in one space become one;
-/// 6. `InsertSpaceConversions` — → linear / → encoded only where the space changes;
-/// 7. `FusePointRuns` — every run of point steps becomes one pass over the strip.
+/// 6. `EncodedGains` — a vignette or shadows/highlights between encoded neighbours runs on
+///    encoded values;
+/// 7. `InsertSpaceConversions` — → linear / → encoded only where the space changes;
+/// 8. `FusePointRuns` — every run of point steps becomes one pass over the strip.
 ///
-/// With `fuse: false` (`--no-fuse`), passes 3, 4, 5 and 7 are replaced by `SplitPerStep`: every op
+/// With `fuse: false` (`--no-fuse`), passes 3–6 and 8 are replaced by `SplitPerStep`: every op
 /// runs as a pass of its own over the strip, as an interpreter without fusion would.
 public enum Planner {
     /// The plan after each pass, for `recipe explain`.
@@ -49,7 +51,7 @@ public enum Planner {
         trace.append(Trace(pass: "LowerPointOps", plan: plan))
         let passes: [(String, (ExecutionPlan) -> ExecutionPlan)] = fuse
             ? [("DropIdentities", DropIdentities.run), ("HoistCrops", HoistCrops.run), ("FuseGeometry", FuseGeometry.run),
-               ("FoldMatrices", FoldMatrices.run),
+               ("FoldMatrices", FoldMatrices.run), ("EncodedGains", EncodedGains.run),
                ("InsertSpaceConversions", { InsertSpaceConversions.run($0, fold: true) }), ("FusePointRuns", FusePointRuns.run)]
             : [("DropIdentities", DropIdentities.run), ("InsertSpaceConversions", { InsertSpaceConversions.run($0, fold: false) }),
                ("SplitPerStep", SplitPerStep.run)]

@@ -252,9 +252,10 @@ struct EstimateWalk {
                 case .unsharp(let sigma, let kernel, let amount, let threshold, let luma, let origin):
                     what = origin
                     window(origin, rows, sigma: sigma, kernel: kernel, mode: .unsharp(amount: Float(amount), threshold: Float(threshold), luma: luma))
-                case .shadowsHighlights(let shadows, let highlights, let sigma, let kernel, let origin):
+                case .shadowsHighlights(let shadows, let highlights, let sigma, let kernel, let encoded, let origin):
                     what = origin
-                    window(origin, rows, sigma: sigma, kernel: kernel, mode: .shadowsHighlights(shadows: Float(shadows), highlights: Float(highlights)))
+                    window(origin, rows, sigma: sigma, kernel: kernel,
+                           mode: .shadowsHighlights(shadows: Float(shadows), highlights: Float(highlights), encoded: encoded))
                 case .geometric(let step, let origin):
                     what = origin
                     rows = geometric(origin, rows, step)
@@ -285,7 +286,7 @@ struct EstimateWalk {
     }
 
     mutating func window(_ what: String, _ rows: Rows, sigma: Double, kernel: GaussianBlur.Kernel, mode: BlurStage.Mode) {
-        reads(BlurStage.inputRows)
+        reads(BlurStage.inputRows(width: rows.width))
         endsInPrefetch = false
         let (bytes, lookahead, helpers) = BlurStage.footprint(width: rows.width, height: rows.height, sigma: sigma, kernel: kernel, mode: mode,
                                                               threads: windowThreads)

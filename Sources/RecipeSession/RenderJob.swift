@@ -346,7 +346,7 @@ package struct RenderJob {
             } else if let steps = perChannelPass(i), reads == .float32, neighbourhood(i + 1, emits: false) {
                 fusion.reads[i + 1] = steps
                 fusion.inside.insert(i)
-            } else if programs[0].steps.last == .toLinear, i + 1 < stages.count, case .barrier(.shadowsHighlights) = stages[i + 1] {
+            } else if programs[0].steps.last == .toLinear, i + 1 < stages.count, case .barrier(.shadowsHighlights(_, _, _, _, false, _)) = stages[i + 1] {
                 fusion.leftToNext[i] = [.toLinear]
                 fusion.reads[i + 1] = [.toLinear]
             }
@@ -496,9 +496,10 @@ package struct RenderJob {
                     chain = BlurStage(source: input, sigma: sigma, kernel: kernel,
                                       mode: .unsharp(amount: Float(amount), threshold: Float(threshold), luma: luma), threads: windowThreads,
                                       readSteps: reads)
-                case .shadowsHighlights(let shadows, let highlights, let sigma, let kernel, _):
+                case .shadowsHighlights(let shadows, let highlights, let sigma, let kernel, let encoded, _):
                     chain = BlurStage(source: input, sigma: sigma, kernel: kernel,
-                                      mode: .shadowsHighlights(shadows: Float(shadows), highlights: Float(highlights)), threads: windowThreads,
+                                      mode: .shadowsHighlights(shadows: Float(shadows), highlights: Float(highlights), encoded: encoded),
+                                      threads: windowThreads,
                                       readSteps: reads, emitSteps: emits)
                 case .geometric(let step, _):
                     switch step {

@@ -96,10 +96,9 @@ struct PointProgramTests {
         #expect(abs(s.value(1.1) - (1 + 0.1 * (1 - 0.62) / 0.2)) < 1e-9)
     }
 
-    @Test("positional steps see each pixel's (x, y): the vignette against its reference over a 150×7 image")
-    func positional() {
-        let (w, h) = (150, 7)
-        let step = PointStep.vignette(amount: 0.6, inner: 0.3, outer: 0.9, cx: 60, cy: 3, scale: Float(1 / 40.0))
+    /// A positional step over a `w`×`h` image of values in [0, 1]: the input's and the output's
+    /// red planes, and the largest difference from the step's reference at each pixel.
+    static func positional(_ step: PointStep, w: Int, h: Int) -> (r: [Float], out: [Float], worst: Double) {
         let r = Self.values(w * h, seed: 7, range: 0...1), g = Self.values(w * h, seed: 8, range: 0...1), b = Self.values(w * h, seed: 9, range: 0...1)
         var (fr, fg, fb) = (r, g, b)
         fr.withUnsafeMutableBufferPointer { rp in fg.withUnsafeMutableBufferPointer { gp in fb.withUnsafeMutableBufferPointer { bp in
@@ -110,9 +109,16 @@ struct PointProgramTests {
             for x in 0..<w {
                 let i = y * w + x
                 let want = step.reference(SIMD3(Double(r[i]), Double(g[i]), Double(b[i])), x: x, y: y)
-                worst = max(worst, abs(Double(fr[i]) - want.x), abs(Double(fb[i]) - want.z))
+                worst = max(worst, abs(Double(fr[i]) - want.x), abs(Double(fg[i]) - want.y), abs(Double(fb[i]) - want.z))
             }
         }
+        return (r, fr, worst)
+    }
+
+    @Test("positional steps see each pixel's (x, y): the vignette against its reference over a 150×7 image")
+    func positional() {
+        let w = 150
+        let (r, fr, worst) = Self.positional(.vignette(amount: 0.6, inner: 0.3, outer: 0.9, cx: 60, cy: 3, scale: Float(1 / 40.0)), w: w, h: 7)
         #expect(worst < 1e-5, "worst \(worst)")
         #expect(fr[3 * w + 60] == r[3 * w + 60] || abs(fr[3 * w + 60] - r[3 * w + 60]) < 1e-6)  // the centre is untouched
         #expect(abs(fr[0] - r[0] * 0.4) < 1e-5)  // the corner (d > outer) is scaled by 1 − amount

@@ -30,7 +30,7 @@ struct PlannerTests {
         let reference = InsertSpaceConversions.run(trace[0].plan, fold: false).steps.map(\.kernel)
         for t in trace.dropFirst(2) where t.pass != "FusePointRuns" {
             // Passes before the conversions are inserted are compared with the conversions added.
-            let steps = ["HoistCrops", "FuseGeometry", "FoldMatrices"].contains(t.pass) ? InsertSpaceConversions.run(t.plan, fold: false).steps.map(\.kernel) : t.plan.steps.map(\.kernel)
+            let steps = ["HoistCrops", "FuseGeometry", "FoldMatrices", "EncodedGains"].contains(t.pass) ? InsertSpaceConversions.run(t.plan, fold: false).steps.map(\.kernel) : t.plan.steps.map(\.kernel)
             for p in Self.pixels {
                 let a = evaluate(reference, p), b = evaluate(steps, p)
                 #expect(max(abs(a.x - b.x), abs(a.y - b.y), abs(a.z - b.z)) < 1e-5, "\(t.pass) changed \(p)")
@@ -43,10 +43,11 @@ struct PlannerTests {
     func shapes() throws {
         let g = try graph("  - brightness: 0\n  - saturation: 1.2\n  - matrix: [[1.1, 0, 0], [0, 1, 0], [0, 0, 0.9]]\n  - gamma: 0.8\n")
         let (plan, trace) = try Planner.plan(g)
-        #expect(trace.map(\.pass) == ["LowerPointOps", "DropIdentities", "HoistCrops", "FuseGeometry", "FoldMatrices", "InsertSpaceConversions", "FusePointRuns"])
+        #expect(trace.map(\.pass) == ["LowerPointOps", "DropIdentities", "HoistCrops", "FuseGeometry", "FoldMatrices", "EncodedGains",
+                                      "InsertSpaceConversions", "FusePointRuns"])
         #expect(trace[1].plan.steps.count == 3)  // brightness 0 dropped
         #expect(trace[4].plan.steps.count == 2)  // saturation and matrix folded (after HoistCrops)
-        #expect(trace[5].plan.steps.map(\.kernel).first == .toLinear)
+        #expect(trace[6].plan.steps.map(\.kernel).first == .toLinear)
         #expect(plan.passes.count == 1)
         let (head, body, tail) = PointProgram.split(plan.passes[0].steps.map(\.kernel))
         #expect(head == [.toLinear])  // folded into the load table
@@ -229,5 +230,40 @@ struct PlannerTests {
         #expect(segments[1].isEmpty)                                                // the crop moves the encoded floats as they are…
         #expect(segments[2] == [.toLinear])                                         // …and the blur wants them linear
         #expect(segments[3] == [.toEncoded])
+    }
+
+    @Test("a vignette or shadows/highlights between encoded neighbours runs on encoded values, with no conversion around it; beside linear ones, where → linear joins a table, or with --no-fuse it stays in linear light")
+    func encodedGains() throws {
+        func shadows(_ plan: ExecutionPlan) -> Bool? {
+            for b in plan.barriers { if case .shadowsHighlights(_, _, _, _, let encoded, _) = b { return encoded } }
+            return nil
+        }
+        func vignettes(_ plan: ExecutionPlan) -> [Bool] {
+            plan.steps.compactMap { if case .vignette(_, _, _, _, _, _, let encoded) = $0.kernel { encoded } else { nil } }
+        }
+        // warm-portrait's shape: vibrance (encoded) — shadows/highlights — clarity — vignette — sRGB out.
+        let portrait = try graph("  - vibrance: 0.2\n  - shadows-highlights: {shadows: 0.3, radius: 2%}\n  - clarity: 0.2\n  - vignette: 0.3\n")
+        let (plan, _) = try Planner.plan(portrait)
+        #expect(shadows(plan) == true)
+        #expect(vignettes(plan) == [true])
+        #expect(!plan.steps.contains { $0.kernel == .toLinear || $0.kernel == .toEncoded })  // not one conversion left
+        #expect(plan.barriers[0].space == .encoded)
+        let (unfused, _) = try Planner.plan(portrait, fuse: false)
+        #expect(shadows(unfused) == false && vignettes(unfused) == [false])
+        // Light wanted after it: shadows/highlights and the vignette stay linear.
+        let (linear, _) = try Planner.plan(try graph("  - contrast: 1.1\n  - shadows-highlights: {shadows: 0.3, radius: 2%}\n  - vignette: 0.2\n  - exposure: 0.2\n"))
+        #expect(shadows(linear) == false && vignettes(linear) == [false])
+        // film-look's shape: the → linear before the vignette joins the levels' table; and the
+        // first step of a plan, whose → linear is the load table: both stay linear.
+        let (film, _) = try Planner.plan(try graph("  - levels: {out-black: 0.04}\n  - vignette: 0.3\n"))
+        #expect(vignettes(film) == [false])
+        let (first, _) = try Planner.plan(try graph("  - vignette: 0.3\n  - contrast: 1.1\n"))
+        #expect(vignettes(first) == [false])
+        // The meaning holds: the encoded vignette after clarity against the linear one with its conversions.
+        let segment = plan.segments.last!.map(\.kernel), reference = unfused.segments.last!.map(\.kernel)
+        for p in Self.pixels {
+            let a = evaluate(segment, p), b = evaluate(reference, p)
+            #expect(max(abs(a.x - b.x), abs(a.y - b.y), abs(a.z - b.z)) < 1e-9, "\(p)")
+        }
     }
 }

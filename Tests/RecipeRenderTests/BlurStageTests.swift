@@ -119,3 +119,32 @@ extension BlurStageTests {
         }
     }
 }
+
+extension BlurStageTests {
+    /// Shadows/highlights on encoded rows (`EncodedGain`, where the planner finds encoded
+    /// neighbours): the gain applied to the encoded values as they are, against the same stage on
+    /// linear rows with the conversions around it.
+    @Test("shadows/highlights on encoded rows gives the linear stage's codes within 1, a dark picture too",
+          arguments: [(61, 23, 4.0), (301, 207, 20.0)])
+    func shadowsHighlightsEncoded(_ size: (Int, Int, Double)) throws {
+        let (width, height, sigma) = size
+        for dark in [false, true] {
+            // The dark variant puts most values in and around the sRGB toe (codes 0–20).
+            let bytes = Self.picture(width: width, height: height).map { dark ? $0 / 12 : $0 }
+            for (shadows, highlights) in [(Float(0.6), Float(0.3)), (-0.5, 0.8)] {
+                let linear = try readCodes(BlurStage(source: floatRows(MemoryImage(bytes, width: width, height: height, chunk: 7), in: .linear),
+                                                     sigma: sigma, mode: .shadowsHighlights(shadows: shadows, highlights: highlights)),
+                                           from: .linear)
+                let mode = BlurStage.Mode.shadowsHighlights(shadows: shadows, highlights: highlights, encoded: true)
+                #expect(mode.space == .encoded)
+                let encoded = try readCodes(BlurStage(source: floatRows(MemoryImage(bytes, width: width, height: height, chunk: 5), in: .encoded),
+                                                      sigma: sigma, mode: mode, threads: 2, minimumPooledWork: 0),
+                                            from: .encoded)
+                let differences = zip(linear, encoded).map { abs(Int($0) - Int($1)) }
+                #expect(differences.max()! <= 1, "dark \(dark) σ \(sigma)")
+                #expect(Double(differences.filter { $0 > 0 }.count) <= 0.01 * Double(differences.count), "dark \(dark) σ \(sigma)")
+                #expect(encoded != bytes)
+            }
+        }
+    }
+}

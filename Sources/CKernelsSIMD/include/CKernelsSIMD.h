@@ -62,4 +62,16 @@ void rk_blend_row(const float *base, const float *top, float *out, int count, in
  * the hardware's, or fmaf). */
 int rk_srgb_curve(float *plane, int count, int to_linear, uint8_t *outside);
 
+/* Scales the light of `count` pixels given as sRGB-encoded planes by `gain` (one a pixel), in
+ * place: v' = gain^(1/2.4)·(v + 0.055) − 0.055 above the curve's toe (exact there), the exact
+ * decode, gain and encode for vectors with a value at or below it. Values are sign-symmetric. */
+void rk_encoded_gain(float *r, float *g, float *b, const float *gain, int count);
+
+/* A vignette's gains for `count` pixels of a row from column x0: 1 − amount·smoothstep(inner,
+ * outer, √((x + ½ − cx)² + dy2)·scale), the same floats as FastMath.smoothstep's lanes. */
+void rk_vignette_gains(float *out, int count, int x0, float dy2, float cx, float scale, float inner, float outer, float amount);
+
+/* r, g and b times the pixel's gain, in place. */
+void rk_scale_planes(float *r, float *g, float *b, const float *gain, int count);
+
 #endif

@@ -1,0 +1,65 @@
+import Glibc
+import RecipeKernels
+import Testing
+
+/// A gain on linear light applied to encoded values (`EncodedGain`) against decode · gain · encode
+/// in Double.
+@Suite("gain on encoded values")
+struct EncodedGainTests {
+    /// The kernel over planes of `values` (r as given, g and b the same values in other orders, so
+    /// a vector mixes pixels that take the affine map with ones that do not), every pixel given
+    /// `gain`; the largest error against the reference, relative above 1.
+    static func worstError(_ values: [Float], gain: Float) -> Double {
+        let n = values.count
+        var r = values, g = Array(values.reversed()), b = (0..<n).map { values[($0 * 7) % n] }
+        let (r0, g0, b0) = (r, g, b)
+        let gains = [Float](repeating: gain, count: n)
+        r.withUnsafeMutableBufferPointer { rp in g.withUnsafeMutableBufferPointer { gp in b.withUnsafeMutableBufferPointer { bp in
+            EncodedGain.apply(rp.baseAddress!, gp.baseAddress!, bp.baseAddress!, gains: gains, count: n)
+        } } }
+        var worst = 0.0
+        for (got, was) in zip(r + g + b, r0 + g0 + b0) {
+            let want = EncodedGain.reference(Double(was), gain: Double(gain))
+            worst = max(worst, abs(Double(got) - want) / max(1, abs(want)))
+        }
+        return worst
+    }
+
+    @Test("within 1e-6 of the reference, on both sides of the toe, negative, beyond 16, for gains from 0 to 150",
+          arguments: [Float(0), 1e-4, 0.001953125, 0.3, 0.8, 1, 1.25, 2, 150])
+    func againstReference(_ gain: Float) {
+        // 203 values: whole vectors and a tail; the toe's neighbourhood sampled densely.
+        let toe: [Float] = (0..<40).map { 0.03 + Float($0) * 0.0006 }
+        let values = PointProgramTests.values(143, range: -0.3...1.4) + toe + [0, -0, 0.04045, 1, 15.9, 16, 17, -18, 0.2, 0.5, 0.0001, 0.9, 0.7, 0.6,
+                                                                             0.95, 0.99, 0.45, 0.3, 0.25, 0.35]
+        #expect(values.count == 203)
+        let worst = Self.worstError(values, gain: gain)
+        #expect(worst < 1e-6, "gain \(gain): worst \(worst)")
+    }
+
+    @Test("values above the toe take the affine map: v' = g^(1/2.4)·(v + 0.055) − 0.055")
+    func affine() {
+        var (r, g, b): ([Float], [Float], [Float]) = ([0.5, 0.6, 0.7, 0.8, 0.9, 1, 0.3, 0.2], Array(repeating: 0.5, count: 8), Array(repeating: 0.9, count: 8))
+        let gains = [Float](repeating: 0.5, count: 8)
+        r.withUnsafeMutableBufferPointer { rp in g.withUnsafeMutableBufferPointer { gp in b.withUnsafeMutableBufferPointer { bp in
+            EncodedGain.apply(rp.baseAddress!, gp.baseAddress!, bp.baseAddress!, gains: gains, count: 8)
+        } } }
+        let root = pow(0.5, 1 / 2.4)
+        #expect(abs(Double(r[0]) - (root * (0.5 + 0.055) - 0.055)) < 1e-6)
+        #expect(abs(Double(b[3]) - (root * (0.9 + 0.055) - 0.055)) < 1e-6)
+        // Halving the light darkens 0.5 encoded to about 0.361 (not 0.25: the curve).
+        #expect(abs(r[0] - 0.3608) < 1e-3, "\(r[0])")
+    }
+
+    @Test("the vignette on encoded values against its reference over a 150×7 image, the centre untouched")
+    func vignette() {
+        let w = 150
+        let step = PointStep.vignette(amount: 0.6, inner: 0.3, outer: 0.9, cx: 60, cy: 3, scale: Float(1 / 40.0), encoded: true)
+        let (r, fr, worst) = PointProgramTests.positional(step, w: w, h: 7)
+        #expect(worst < 2e-6, "worst \(worst)")
+        #expect(abs(fr[3 * w + 60] - r[3 * w + 60]) < 1e-6)  // the centre is untouched
+        // The corner's light is scaled by 1 − amount: encoded, by 0.4^(1/2.4) about −0.055.
+        let corner = EncodedGain.reference(Double(r[0]), gain: 0.4)
+        #expect(abs(Double(fr[0]) - corner) < 2e-6 && fr[0] < r[0])
+    }
+}
