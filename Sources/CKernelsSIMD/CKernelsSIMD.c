@@ -844,6 +844,8 @@ static int rk_encoded_gain_avx2(float *r, float *g, float *b, const float *gain,
     int k = 0;
     for (; k + 8 <= count; k += 8) {
         __m256 gv = _mm256_loadu_ps(gain + k);
+        /* Gains of 1 (a vignette's centre, often half the picture) leave the values as they are. */
+        if (_mm256_movemask_ps(_mm256_cmp_ps(gv, _mm256_set1_ps(1.0f), _CMP_EQ_OQ)) == 0xFF) continue;
         /* A gain outside the polynomial's range (0 at a full vignette's corner): the pixels one
          * by one. */
         if (_mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(gv, low, _CMP_GE_OQ), _mm256_cmp_ps(gv, high, _CMP_LT_OQ))) != 0xFF) {
@@ -897,12 +899,89 @@ static int rk_encoded_gain_avx2(float *r, float *g, float *b, const float *gain,
 }
 #endif
 
+/* The AVX2 body's operations one lane at a time, its decisions taken over the same groups of
+ * eight pixels (the row's tail a shorter group), so a CPU without AVX2 gets the same floats. */
+static inline float rk_power1(float y, int to_linear) {
+    const float *poly = to_linear ? rk_lin_poly : rk_enc_poly;
+    uint32_t bits;
+    memcpy(&bits, &y, 4);
+    int32_t index = (int32_t)(bits >> 23) - (to_linear ? 127 - 4 : 127 - 9);
+    uint32_t mbits = (bits & 0x007FFFFFu) | 0x3F800000u;
+    float m;
+    memcpy(&m, &mbits, 4);
+    float t = m - 1.5f;
+    float p = fmaf(poly[7], t, poly[6]);
+    for (int k = 5; k >= 0; k--) p = fmaf(p, t, poly[k]);
+    float scale = to_linear ? rk_lin_scale[index & 7] : (index > 7 ? rk_enc_scale + 8 : rk_enc_scale)[index & 7];
+    return p * scale;
+}
+
+static inline float rk_gain_exact1(float a, float g, int *outside) {
+    float lin = a <= 0.04045f ? a * (1.0f / 12.92f) : rk_power1((a + 0.055f) * (1.0f / 1.055f), 1);
+    float y = lin * g;
+    *outside = !(y < 16.0f);
+    float safe = y > 0.0031308f ? y : 0.0031308f;
+    float curve = 1.055f * rk_power1(safe, 0) - 0.055f;
+    return y <= 0.0031308f ? y * 12.92f : curve;
+}
+
+static void rk_encoded_gain_group(float *r, float *g, float *b, const float *gain, int n) {
+    const float toe = 0.04045f, offset = 0.055f;
+    int ones = 1, inRange = 1;
+    for (int j = 0; j < n; j++) {
+        ones &= gain[j] == 1.0f;
+        inRange &= gain[j] >= 0.001953125f && gain[j] < 128.0f;
+    }
+    if (ones) return;
+    if (!inRange) {
+        for (int j = 0; j < n; j++) rk_gain_one(r + j, g + j, b + j, gain[j]);
+        return;
+    }
+    float root[8];
+    int plain = 1;
+    for (int j = 0; j < n; j++) {
+        root[j] = rk_power1(gain[j], 0);
+        float m1 = g[j] < b[j] ? g[j] : b[j], lo = r[j] < m1 ? r[j] : m1;
+        float n1 = g[j] > b[j] ? g[j] : b[j], hi = r[j] > n1 ? r[j] : n1;
+        float darkest = fmaf(root[j], lo + offset, -offset);
+        plain &= lo > toe && darkest > toe && hi < 16.0f;
+    }
+    float *planes[3] = {r, g, b};
+    for (int c = 0; c < 3; c++) {
+        float *p = planes[c];
+        for (int j = 0; j < n; j++) {
+            float v = p[j];
+            if (plain) {
+                p[j] = fmaf(root[j], v + offset, -offset);
+                continue;
+            }
+            float a = fabsf(v), f = fmaf(root[j], a + offset, -offset), scaled = a * gain[j];
+            int above = a > toe && f > toe, below = a <= toe && scaled <= toe;
+            float out = above ? f : scaled;
+            if (!((above || below) && a < 16.0f)) {
+                int outside;
+                out = rk_gain_exact1(a < 15.0f ? a : 15.0f, gain[j], &outside);
+                if (outside || !(a < 16.0f)) out = fabsf(rk_gain_exact(v, gain[j]));
+            }
+            p[j] = copysignf(out, v);
+        }
+    }
+}
+
+static void rk_encoded_gain_plain(float *r, float *g, float *b, const float *gain, int count, int from) {
+    for (int k = from; k < count; k += 8) rk_encoded_gain_group(r + k, g + k, b + k, gain + k, count - k < 8 ? count - k : 8);
+}
+
 void rk_encoded_gain(float *r, float *g, float *b, const float *gain, int count) {
     int k = 0;
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     if (rk_has_avx2()) k = rk_encoded_gain_avx2(r, g, b, gain, count);
 #endif
-    for (; k < count; k++) rk_gain_one(r + k, g + k, b + k, gain[k]);
+    rk_encoded_gain_plain(r, g, b, gain, count, k);
+}
+
+void rk_encoded_gain_without_avx2(float *r, float *g, float *b, const float *gain, int count) {
+    rk_encoded_gain_plain(r, g, b, gain, count, 0);
 }
 
 /* ---- a vignette's gains ----------------------------------------------------------------------

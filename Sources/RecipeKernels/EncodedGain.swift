@@ -27,7 +27,8 @@ public enum EncodedGain {
 
     /// Scales the light of `count` pixels, given as encoded planes `r`, `g`, `b`, by `gains` (one
     /// a pixel), in place (`rk_encoded_gain`: AVX2 eight pixels at a time where the machine has it,
-    /// the same arithmetic one at a time otherwise).
+    /// the same operations and decisions lane by lane otherwise, so every CPU gets the same
+    /// floats). Gains of exactly 1 leave a group of eight pixels untouched.
     @inlinable
     public static func apply(_ r: UnsafeMutablePointer<Float>, _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>,
                              gains: UnsafePointer<Float>, count: Int) {

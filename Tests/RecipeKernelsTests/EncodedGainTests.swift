@@ -1,3 +1,4 @@
+import CKernelsSIMD
 import Glibc
 import RecipeKernels
 import Testing
@@ -35,6 +36,29 @@ struct EncodedGainTests {
         #expect(values.count == 203)
         let worst = Self.worstError(values, gain: gain)
         #expect(worst < 1e-6, "gain \(gain): worst \(worst)")
+    }
+
+    @Test("a CPU without AVX2 gets the same floats, bit for bit: light and dark pixels, gains of 1, 0 and out of range")
+    func withoutAVX2() {
+        let toe: [Float] = (0..<40).map { 0.03 + Float($0) * 0.0006 }
+        let values = PointProgramTests.values(163, range: -0.3...1.4) + toe
+        let n = values.count
+        // Gains that vary by pixel, with runs of 1 (a vignette's centre), a 0 and one past 128.
+        var gains: [Float] = (0..<n).map { 0.4 + 1.4 * Float(($0 * 37) % 100) / 100 }
+        for i in 64..<80 { gains[i] = 1 }
+        gains[5] = 0
+        gains[100] = 200
+        func run(_ kernel: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafePointer<Float>, Int32) -> Void)
+            -> [Float] {
+            var r = values, g = Array(values.reversed()), b = (0..<n).map { values[($0 * 7) % n] }
+            r.withUnsafeMutableBufferPointer { rp in g.withUnsafeMutableBufferPointer { gp in b.withUnsafeMutableBufferPointer { bp in
+                kernel(rp.baseAddress!, gp.baseAddress!, bp.baseAddress!, gains, Int32(n))
+            } } }
+            return r + g + b
+        }
+        let fast = run(rk_encoded_gain), plain = run(rk_encoded_gain_without_avx2)
+        #expect(fast.elementsEqual(plain) { $0.bitPattern == $1.bitPattern })
+        #expect(fast != values + Array(values.reversed()) + (0..<n).map { values[($0 * 7) % n] })
     }
 
     @Test("values above the toe take the affine map: v' = g^(1/2.4)·(v + 0.055) − 0.055")

@@ -66,6 +66,8 @@ int rk_srgb_curve(float *plane, int count, int to_linear, uint8_t *outside);
  * place: v' = gain^(1/2.4)·(v + 0.055) − 0.055 above the curve's toe (exact there), the exact
  * decode, gain and encode for vectors with a value at or below it. Values are sign-symmetric. */
 void rk_encoded_gain(float *r, float *g, float *b, const float *gain, int count);
+/* The same without AVX2 on any CPU (for tests: the two give the same floats). */
+void rk_encoded_gain_without_avx2(float *r, float *g, float *b, const float *gain, int count);
 
 /* A vignette's gains for `count` pixels of a row from column x0: 1 − amount·smoothstep(inner,
  * outer, √((x + ½ − cx)² + dy2)·scale), the same floats as FastMath.smoothstep's lanes. */
