@@ -147,7 +147,8 @@ public protocol ImageDecoder: RowSource {
 /// of what lies outside it (`JPEGDecoder.start(window:)`): returns the rectangle its rows then
 /// cover, which holds the window.
 public protocol WindowDecoding: ImageDecoder {
-    func start(window: (x: Int, y: Int, width: Int, height: Int)) throws(ImageError) -> (x: Int, y: Int, width: Int, height: Int)
+    func start(window: (x: Int, y: Int, width: Int, height: Int), scaleDenominator: Int) throws(ImageError)
+        -> (x: Int, y: Int, width: Int, height: Int)
 }
 
 extension JPEGDecoder: WindowDecoding {}

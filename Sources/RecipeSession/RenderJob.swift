@@ -2,6 +2,7 @@ import RecipeCodecs
 import RecipeColor
 import RecipeCore
 import RecipeKernels
+import RecipeOps
 import RecipeOptimizer
 import RecipeRender
 #if canImport(Glibc)
@@ -189,13 +190,27 @@ package struct RenderJob {
             // optimiser hoisted to the front, a preview's 1:1 region) decodes only that window:
             // the rows above it are skipped, those below never read, the columns beside it
             // left out where the format allows. What the decoder covers is cropped to the window.
-            let covered = try windowed.start(window: window)
+            let covered = try windowed.start(window: window, scaleDenominator: 1)
             let (x, y) = (window.x - covered.x, window.y - covered.y)
             if (x, y, covered.width, covered.height) == (0, 0, window.width, window.height) {
                 stages.removeFirst()
             } else {
                 stages[0] = .barrier(.geometric(.crop(x: x, y: y, width: window.width, height: window.height), origin: "the decoded window"))
             }
+            decodesWindow = true
+        } else if let (index, window) = Self.straightenDecodeWindow(stages, decoder: decoder, denominator: denominator, stored: stored,
+                                                                     orientation: orientation),
+                  let windowed = decoder as? any WindowDecoding,
+                  case .barrier(.geometric(.straightenWindow(let degrees, let expand, let w, let h, let kept, let mirrored, nil), let origin)) = stages[index] {
+            // A plan whose first geometric stage is a straighten (with the crops and flips after
+            // it) that keeps part of its canvas, after point passes that read no position: the
+            // decoder starts on the part of the photo the straighten reads (square-crop: 2000
+            // rows of 3000 at 1/2, the rows below never read), at the plan's DCT scale.
+            let covered = try windowed.start(window: window, scaleDenominator: denominator)
+            let source = GeometricStep.SourceWindow(GeometricStep.Window(x: covered.x, y: covered.y, width: covered.width, height: covered.height),
+                                                    of: CanvasSize(width: stored.width, height: stored.height))
+            stages[index] = .barrier(.geometric(.straightenWindow(degrees: degrees, expand: expand, width: w, height: h, window: kept,
+                                                                  mirrored: mirrored, source: source), origin: origin))
             decodesWindow = true
         } else {
             try decoder.start(scaleDenominator: denominator)
@@ -359,6 +374,32 @@ package struct RenderJob {
         let setup = try setup(decoder.info, supportedScaleDenominators: decoder.supportedScaleDenominators, color: color)
         return Self.decodeWindow(setup.stages, decoder: decoder, denominator: setup.denominator, stored: setup.stored,
                                  orientation: decoder.info.orientation)
+            ?? Self.straightenDecodeWindow(setup.stages, decoder: decoder, denominator: setup.denominator, stored: setup.stored,
+                                           orientation: decoder.info.orientation)?.window
+    }
+
+    /// The part of the photo a plan's first geometric stage reads when that stage is a straighten
+    /// keeping a window of its canvas (square-crop's straighten, crop and flip), and only point
+    /// passes that read no position come before it: the stage's index and the window, in pixels of
+    /// the decode at 1/`denominator`. Nil when the decode is not that canvas as it is (a turn to
+    /// make, a resample), or the window is the whole canvas.
+    package static func straightenDecodeWindow(_ stages: [RenderStage], decoder: any ImageDecoder, denominator: Int,
+                                               stored: (width: Int, height: Int), orientation: Orientation)
+        -> (index: Int, window: (x: Int, y: Int, width: Int, height: Int))? {
+        let info = decoder.info
+        let decoded = ((info.width + denominator - 1) / denominator, (info.height + denominator - 1) / denominator)
+        guard orientation == .up, decoder is any WindowDecoding, decoded == stored,
+              let index = stages.firstIndex(where: { if case .barrier = $0 { return true } else { return false } }),
+              case .barrier(.geometric(.straightenWindow(let degrees, let expand, let w, let h, let kept, let mirrored, nil), _)) = stages[index],
+              stages[..<index].allSatisfy({
+                  guard case .point(let programs) = $0 else { return false }
+                  return !programs.contains { $0.steps.contains(where: \.readsPosition) }
+              })
+        else { return nil }
+        let window = StraightenStep.sourceWindow(source: stored, angleDegrees: degrees, fill: expand ? .expand : .crop, width: w, height: h,
+                                                 window: (kept.x, kept.y, kept.width, kept.height), mirrored: mirrored)
+        guard window.width > 0, window.height > 0, (window.width, window.height) != stored else { return nil }
+        return (index, window)
     }
 
     /// The window a render's decoder can start on (`WindowDecoding`): the crop its stages start

@@ -138,23 +138,27 @@ struct JPEGDecoderTests {
         #expect(compared > 20)
     }
 
-    @Test("a window decode gives the full decode's pixels, and decodes less", arguments: fixtureJPEGs.filter { $0 != "moz_jpg-size-15x15.jpg" })
-    func windowDecode(name: String) throws {
+    @Test("a window decode gives the full decode's pixels, and decodes less, at full size and at 1/2 and 1/4",
+          arguments: fixtureJPEGs.filter { $0 != "moz_jpg-size-15x15.jpg" }, [1, 2, 4])
+    func windowDecode(name: String, scale: Int) throws {
         let path = TestPaths.fixture("jpeg/\(name)")
-        let (full, _) = try decodeAll(path)
+        let (full, _) = try decodeAll(path, scale: scale)
         let (w, h) = (full.width, full.height)
+        let step = 64 / scale
         // Windows on and off the MCU grid, at the edges and inside, one pixel to most of the image.
-        let windows = [(0, 0, 40, 40), (16, 16, 16, 16), (17, 9, 30, 40), (1, 1, 5, 7), (w / 2, h / 2, 1, 1),
-                       (1, 0, w - 2, h - 1), (w - 9, h - 9, 9, 9), (w / 3, h / 4, w / 3, h / 2)]
+        // (Scaled: four of them, the edges and a middle band, to keep the suite quick.)
+        let windows = (scale == 1 ? [(0, 0, 40, 40), (16, 16, 16, 16), (17, 9, 30, 40), (1, 1, 5, 7), (w / 2, h / 2, 1, 1),
+                                     (1, 0, w - 2, h - 1), (w - 9, h - 9, 9, 9), (w / 3, h / 4, w / 3, h / 2)]
+                                  : [(17, 9, 30, 40), (1, 0, w - 2, h - 1), (w - 9, h - 9, 9, 9), (w / 3, h / 4, w / 3, h / 2)])
             .filter { $0.0 >= 0 && $0.1 >= 0 && $0.2 > 0 && $0.3 > 0 && $0.0 + $0.2 <= w && $0.1 + $0.3 <= h }
         for window in windows {
             let decoder = try JPEGDecoder(path: path)
-            let covered = try decoder.start(window: window)
+            let covered = try decoder.start(window: window, scaleDenominator: scale)
             #expect(covered.x <= window.0 && covered.y <= window.1 && covered.x + covered.width >= window.0 + window.2
                     && covered.y + covered.height == window.1 + window.3, "\(name) \(window): covers \(covered)")
             #expect(decoder.width == covered.width && decoder.height == covered.height)
-            if window.0 >= 64 || window.0 + window.2 <= w - 64 { #expect(covered.width < w, "\(name) \(window): no columns left out") }
-            if window.1 >= 64 { #expect(covered.y > 0, "\(name) \(window): no rows skipped") }
+            if window.0 >= step || window.0 + window.2 <= w - step { #expect(covered.width < w, "\(name) \(window) 1/\(scale): no columns left out") }
+            if window.1 >= step { #expect(covered.y > 0, "\(name) \(window) 1/\(scale): no rows skipped") }
             let strip = PixelBuffer(width: decoder.width, rowCapacity: 5, format: decoder.format)
             var row = 0, mismatches = 0
             let c = full.channels
@@ -170,7 +174,7 @@ struct JPEGDecoderTests {
                 row += strip.rowCount
             }
             #expect(row == covered.height)
-            #expect(mismatches == 0, "\(name) window \(window): \(mismatches) samples differ from the full decode")
+            #expect(mismatches == 0, "\(name) window \(window) 1/\(scale): \(mismatches) samples differ from the full decode")
         }
     }
 }

@@ -101,6 +101,28 @@ extension RecipeRenderTests {
         #expect(d <= 1, "max difference \(d)/255")
     }
 
+    @Test("a straighten keeping part of its canvas decodes only what it reads: the bytes of the same photo decoded whole")
+    func straightenDecodeWindow() throws {
+        let dir = TestPaths.temporaryDirectory("engine-straighten-decode-window")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A JPEG (upright as stored), and its pixels as a PNG: decoded whole, as the PNG decoder
+        // has no windows.
+        let photo = TestPaths.samples.appendingPathComponent("Landscape_1.jpg").path
+        let png = dir.appendingPathComponent("whole.png").path
+        #expect(try recipe(["render", photo, "-o", png]).status == 0)
+        let recipePath = dir.appendingPathComponent("s.recipe.yaml").path
+        try "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - exposure: 0.2\n  - straighten: 3\n  - crop: {x: 40px, y: 60px, width: 200px, height: 120px}\n  - flip: horizontal\n"
+            .write(toFile: recipePath, atomically: true, encoding: .utf8)
+        let explain = String(decoding: try recipe(["explain", recipePath, "--photo", photo]).stdout, as: UTF8.self)
+        #expect(explain.contains("source: only the"), "\(explain)")
+        let windowed = dir.appendingPathComponent("windowed.png").path, whole = dir.appendingPathComponent("whole-out.png").path
+        #expect(try recipe(["render", photo, "--recipe", recipePath, "-o", windowed]).status == 0)
+        #expect(try recipe(["render", png, "--recipe", recipePath, "-o", whole]).status == 0)
+        let a = try pixels(windowed), b = try pixels(whole)
+        #expect(a.count == 200 * 120 * 3)
+        #expect(a == b, "max difference \(maxDifference(a, b))/255")
+    }
+
     @Test("geometric fusion: a full render shrinks before its downscaling resize (decoded at 1/2 here) within 40 dB of --no-fuse, which keeps full size")
     func shrinkBeforeResize() throws {
         let dir = TestPaths.temporaryDirectory("engine-shrink-early")
@@ -111,6 +133,9 @@ extension RecipeRenderTests {
             .write(toFile: recipePath, atomically: true, encoding: .utf8)
         let explain = String(decoding: try recipe(["explain", recipePath, "--photo", photo]).stdout, as: UTF8.self)
         #expect(explain.contains("decoded at 1/2 of its size before the first stage"), "\(explain)")
+        // …and of that, only what the straighten reads (JPEGDecoderTests: a scaled window decode
+        // gives the scaled decode's pixels).
+        #expect(explain.contains("source: only the"), "\(explain)")
         let fused = dir.appendingPathComponent("fused.png").path, unfused = dir.appendingPathComponent("unfused.png").path
         #expect(try recipe(["render", photo, "--recipe", recipePath, "-o", fused]).status == 0)
         #expect(try recipe(["render", photo, "--recipe", recipePath, "--no-fuse", "-o", unfused]).status == 0)

@@ -214,17 +214,23 @@ public final class JPEGDecoder: ImageDecoder {
     /// data is read, nothing more), and decoding ends after its last row. Returns the rectangle
     /// the rows handed out then cover, which holds `window`; its pixels are those of a full
     /// decode (`JPEGDecoderTests` checks that byte for byte). A CMYK photo decodes whole.
-    public func start(window: (x: Int, y: Int, width: Int, height: Int)) throws(ImageError) -> (x: Int, y: Int, width: Int, height: Int) {
-        try start(scaleDenominator: 1)
+    ///
+    /// With `scaleDenominator`, the window is in the pixels of the decode at that scale (DCT
+    /// scaling), and its pixels are that decode's.
+    public func start(window: (x: Int, y: Int, width: Int, height: Int), scaleDenominator: Int = 1) throws(ImageError)
+        -> (x: Int, y: Int, width: Int, height: Int) {
+        try start(scaleDenominator: scaleDenominator)
         precondition(window.x >= 0 && window.y >= 0 && window.width > 0 && window.height > 0
                      && window.x + window.width <= width && window.y + window.height <= height, "window outside the image")
         guard !isCMYK else { return (0, 0, width, height) }
-        // A margin of one iMCU (an MCU's width or height) on every side: the fancy upsampling of
-        // subsampled chroma reads the neighbouring chroma sample, which libjpeg replaces by the
-        // edge's own at a cropped edge (a 4:2:0 window cut at column 40 differed in its last
-        // column without it). Inside the margin the pixels are the full decode's.
+        // A margin of one iMCU (an MCU's width or height, in output pixels: 8 at full size, 8/d
+        // at 1/d, times the sampling factor) on every side: the fancy upsampling of subsampled
+        // chroma reads the neighbouring chroma sample, which libjpeg replaces by the edge's own
+        // at a cropped edge (a 4:2:0 window cut at column 40 differed in its last column without
+        // it). Inside the margin the pixels are the full decode's.
         let c = d.pointee.cinfo
-        let marginX = 8 * max(1, Int(c.max_h_samp_factor)), marginY = 8 * max(1, Int(c.max_v_samp_factor))
+        let block = max(1, Int(c.min_DCT_scaled_size))
+        let marginX = block * max(1, Int(c.max_h_samp_factor)), marginY = block * max(1, Int(c.max_v_samp_factor))
         let left = max(0, window.x - marginX), right = min(width, window.x + window.width + marginX)
         let top = max(0, window.y - marginY)
         var x = UInt32(left), w = UInt32(right - left)

@@ -149,7 +149,7 @@ struct Explain: ParsableCommand {
         job.memoryBudget = memory.budget
         let estimate = try job.estimate(decoder, color: color)
         if let w = try job.decodedWindow(decoder, color: color) {
-            print("source: only the \(w.width)×\(w.height) window at (\(w.x), \(w.y)) is decoded, the crop the plan starts with "
+            print("source: only the \(w.width)×\(w.height) window at (\(w.x), \(w.y)) is decoded, what the plan's first crop or straighten reads "
                   + "(the rows above it skipped, those below never read, the columns beside it left out where the format allows)")
         }
         print("memory: ~\(MemoryBudget.text(estimate.bytes)) estimated peak (budget \(job.memoryBudget)); work: ~\(RenderEstimate.workText(estimate.work)) pixel-ops")
