@@ -1041,3 +1041,64 @@ void rk_scale_planes(float *r, float *g, float *b, const float *gain, int count)
         b[i] *= gain[i];
     }
 }
+
+/* ---- luma of three planes --------------------------------------------------------------------
+ * 0.2126·r + 0.7152·g + 0.0722·b, products and sums in that order without fused multiply-adds:
+ * the floats of the Swift expression it replaces (which the compiler left scalar). */
+#define RK_LUMA_BODY                                                                                \
+    for (int i = 0; i < count; i++) out[i] = 0.2126f * r[i] + 0.7152f * g[i] + 0.0722f * b[i];
+static void rk_luma_plain(const float *r, const float *g, const float *b, float *out, int count) { RK_LUMA_BODY }
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2")))
+static void rk_luma_avx2(const float *restrict r, const float *restrict g, const float *restrict b, float *restrict out, int count) { RK_LUMA_BODY }
+#endif
+
+void rk_luma3f(const float *r, const float *g, const float *b, float *out, int count) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (rk_has_avx2()) { rk_luma_avx2(r, g, b, out, count); return; }
+#endif
+    rk_luma_plain(r, g, b, out, count);
+}
+
+/* ---- vibrance (glfx.js) ----------------------------------------------------------------------
+ * t = (max − mean)·(−3·amount); each channel + (max − channel)·t: PointProgram's Swift loop's
+ * operations in its order (max as Swift's y >= x ? y : x), without fused multiply-adds. */
+#define RK_VIBRANCE_BODY                                                                            \
+    const float k = -3 * amount;                                                                    \
+    for (int i = 0; i < count; i++) {                                                               \
+        float x = r[i], y = g[i], z = b[i];                                                         \
+        float m = y >= x ? y : x;                                                                   \
+        m = z >= m ? z : m;                                                                         \
+        float t = (m - (x + y + z) * (1.0f / 3)) * k;                                               \
+        r[i] = x + (m - x) * t;                                                                     \
+        g[i] = y + (m - y) * t;                                                                     \
+        b[i] = z + (m - z) * t;                                                                     \
+    }
+static void rk_vibrance_plain(float *r, float *g, float *b, int count, float amount) { RK_VIBRANCE_BODY }
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2")))
+static void rk_vibrance_avx2(float *restrict r, float *restrict g, float *restrict b, int count, float amount) { RK_VIBRANCE_BODY }
+#endif
+
+void rk_vibrance(float *r, float *g, float *b, int count, float amount) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (rk_has_avx2()) { rk_vibrance_avx2(r, g, b, count, amount); return; }
+#endif
+    rk_vibrance_plain(r, g, b, count, amount);
+}
+
+/* ---- acc += times·src -------------------------------------------------------------------------
+ * A product then a sum (no fused multiply-add), eight lanes a step with AVX2. */
+#define RK_AXPY_BODY for (int i = 0; i < count; i++) acc[i] = acc[i] + times * src[i];
+static void rk_axpy_plain(float *acc, const float *src, float times, int count) { RK_AXPY_BODY }
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2")))
+static void rk_axpy_avx2(float *restrict acc, const float *restrict src, float times, int count) { RK_AXPY_BODY }
+#endif
+
+void rk_axpy(float *acc, const float *src, float times, int count) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (rk_has_avx2()) { rk_axpy_avx2(acc, src, times, count); return; }
+#endif
+    rk_axpy_plain(acc, src, times, count);
+}

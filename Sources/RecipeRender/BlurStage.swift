@@ -286,7 +286,7 @@ public final class BlurStage: RowSource {
             PixelRows.deinterleave(px, .float32, original, original + width, original + 2 * width, count: width)
             readSteps?.apply(original, count: width, tile: width)
             if luma {
-                for x in 0..<width { rowPlanes[x] = 0.2126 * original[x] + 0.7152 * original[width + x] + 0.0722 * original[2 * width + x] }
+                rk_luma3f(original, original + width, original + 2 * width, rowPlanes, Int32(width))
             } else {
                 rowPlanes.update(from: original, count: 3 * width)
             }
@@ -297,13 +297,13 @@ public final class BlurStage: RowSource {
             if encoded {
                 // Encoded originals: the mask's luma from them as they are.
                 readSteps?.apply(original, count: width, tile: width)
-                for x in 0..<width { rowPlanes[x] = 0.2126 * original[x] + 0.7152 * original[width + x] + 0.0722 * original[2 * width + x] }
+                rk_luma3f(original, original + width, original + 2 * width, rowPlanes, Int32(width))
                 break
             }
             if maskFromEncodedRows, let readSteps {
                 // The rows come encoded (the pass before left its → linear to this stage): the
                 // mask's luma from them as they are, then the originals decoded.
-                for x in 0..<width { rowPlanes[x] = 0.2126 * original[x] + 0.7152 * original[width + x] + 0.0722 * original[2 * width + x] }
+                rk_luma3f(original, original + width, original + 2 * width, rowPlanes, Int32(width))
                 readSteps.apply(original, count: width, tile: width)
                 break
             }
@@ -311,7 +311,7 @@ public final class BlurStage: RowSource {
             let encoded = encodedRow!
             encoded.update(from: original, count: 3 * width)
             Self.encode.apply(encoded, count: width, tile: width)
-            for x in 0..<width { rowPlanes[x] = 0.2126 * encoded[x] + 0.7152 * encoded[width + x] + 0.0722 * encoded[2 * width + x] }
+            rk_luma3f(encoded, encoded + width, encoded + 2 * width, rowPlanes, Int32(width))
         }
         inputNext += 1
     }

@@ -76,4 +76,14 @@ void rk_vignette_gains(float *out, int count, int x0, float dy2, float cx, float
 /* r, g and b times the pixel's gain, in place. */
 void rk_scale_planes(float *r, float *g, float *b, const float *gain, int count);
 
+/* out[i] = 0.2126·r[i] + 0.7152·g[i] + 0.0722·b[i] (Rec. 709 luma), in that order, no fused
+ * multiply-add. out must not overlap the planes. */
+void rk_luma3f(const float *r, const float *g, const float *b, float *out, int count);
+
+/* glfx.js vibrance on three planes in place: t = (max − mean)·(−3·amount), v + (max − v)·t. */
+void rk_vibrance(float *r, float *g, float *b, int count, float amount);
+
+/* acc[i] += times·src[i] (a product, then a sum). acc must not overlap src. */
+void rk_axpy(float *acc, const float *src, float times, int count);
+
 #endif
