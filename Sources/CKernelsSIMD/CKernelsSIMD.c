@@ -1102,3 +1102,39 @@ void rk_axpy(float *acc, const float *src, float times, int count) {
 #endif
     rk_axpy_plain(acc, src, times, count);
 }
+
+/* ---- a coarse row interpolated back to fine columns --------------------------------------------
+ * dst[x] = a + w[x]·(b − a), a = src[column[x]], b = src[column[x] + 1]: DecimatedGaussian's
+ * Swift loop, its operations in its order. The columns of eight neighbouring pixels lie within
+ * eight coarse samples of the first (the grid is at least 2 times coarser), so a load from there
+ * and a permute stand for the gathers. src must have 8 readable floats past its last sample. */
+static void rk_coarse_lerp_plain(const float *src, const int32_t *column, const float *weight, float *dst, int from, int count) {
+    for (int x = from; x < count; x++) {
+        float a = src[column[x]], b = src[column[x] + 1];
+        dst[x] = a + weight[x] * (b - a);
+    }
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2")))
+static int rk_coarse_lerp_avx2(const float *src, const int32_t *column, const float *weight, float *dst, int count) {
+    int x = 0;
+    for (; x + 8 <= count; x += 8) {
+        int first = column[x];
+        __m256i index = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(column + x)), _mm256_set1_epi32(first));
+        if (column[x + 7] - first > 7) break;  /* not within the permute's reach: the rest plainly */
+        __m256 a = _mm256_permutevar8x32_ps(_mm256_loadu_ps(src + first), index);
+        __m256 b = _mm256_permutevar8x32_ps(_mm256_loadu_ps(src + first + 1), index);
+        _mm256_storeu_ps(dst + x, _mm256_add_ps(a, _mm256_mul_ps(_mm256_loadu_ps(weight + x), _mm256_sub_ps(b, a))));
+    }
+    return x;
+}
+#endif
+
+void rk_coarse_lerp(const float *src, const int32_t *column, const float *weight, float *dst, int count) {
+    int x = 0;
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (rk_has_avx2()) x = rk_coarse_lerp_avx2(src, column, weight, dst, count);
+#endif
+    rk_coarse_lerp_plain(src, column, weight, dst, x, count);
+}

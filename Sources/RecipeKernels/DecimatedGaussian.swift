@@ -98,7 +98,8 @@ public final class DecimatedGaussian {
         padded = .allocate(capacity: coarseWidth + taps.count + 8)
         vertical = .allocate(capacity: 2 * row)
         windowRows = .allocate(capacity: taps.count)
-        mixed = .allocate(capacity: row)
+        mixed = .allocate(capacity: row + 8)  // + 8: rk_coarse_lerp reads eight samples at a time
+        mixed.initialize(repeating: 0, count: row + 8)
         lastRow = .allocate(capacity: planes * width)
         columnSums = .allocate(capacity: planes * width)
         columnSums.initialize(repeating: 0, count: planes * width)
@@ -169,7 +170,7 @@ public final class DecimatedGaussian {
         let taps = coarseTaps(sigma: sigma, factor: d).count, radius = taps / 2
         let coarseWidth = (width + d - 1) / d + 2, row = planes * coarseWidth
         // ring, sums, coarseRow, vertical (2), mixed; padded; lastRow, columnSums; windowRows; column + columnWeight.
-        let floats = (2 * radius + 4) * row + 5 * row + (coarseWidth + taps + 8) + 2 * planes * width
+        let floats = (2 * radius + 4) * row + 5 * row + (coarseWidth + taps + 8) + 2 * planes * width + 8
         let bytes = 4 * floats + 8 * taps + (4 + 4) * width
         var lag = 0
         for y in 0..<height { lag = max(lag, rowsNeeded(forOutput: y, height: height, factor: d, radius: radius) - y) }
@@ -273,11 +274,9 @@ public final class DecimatedGaussian {
         column.withUnsafeBufferPointer { column in
             columnWeight.withUnsafeBufferPointer { weight in
                 for p in 0..<planes {
-                    let src = mixed + p * coarseWidth, dst = out + p * width
-                    for x in 0..<width {
-                        let l = Int(column[x])
-                        dst[x] = src[l] + weight[x] * (src[l + 1] - src[l])
-                    }
+                    // dst[x] = src[l] + weight[x]·(src[l + 1] − src[l]), l = column[x], in C
+                    // (`rk_coarse_lerp`: a permute of eight samples in place of the lookups).
+                    rk_coarse_lerp(mixed + p * coarseWidth, column.baseAddress!, weight.baseAddress!, out + p * width, Int32(width))
                 }
             }
         }

@@ -260,7 +260,7 @@ struct EstimateWalk {
                     what = origin
                     rows = geometric(origin, rows, step)
                 case .keep(let name, let readers):
-                    reads(RowTee.stripRows(height: rows.height))
+                    reads(RowTee.stripRows(width: rows.width, height: rows.height, format: rows.format))
                     endsInPrefetch = false
                     tees[name] = (rows, 0, readers, "branch point `\(name)` (rows kept for its readers)")
                     continue

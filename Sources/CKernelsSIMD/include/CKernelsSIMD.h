@@ -86,4 +86,8 @@ void rk_vibrance(float *r, float *g, float *b, int count, float amount);
 /* acc[i] += times·src[i] (a product, then a sum). acc must not overlap src. */
 void rk_axpy(float *acc, const float *src, float times, int count);
 
+/* dst[x] = a + weight[x]·(b − a), a = src[column[x]], b = src[column[x] + 1], for x < count; src
+ * needs 8 readable floats past the last sample read. */
+void rk_coarse_lerp(const float *src, const int32_t *column, const float *weight, float *dst, int count);
+
 #endif
