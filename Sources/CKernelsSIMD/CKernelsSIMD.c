@@ -1138,3 +1138,34 @@ void rk_coarse_lerp(const float *src, const int32_t *column, const float *weight
 #endif
     rk_coarse_lerp_plain(src, column, weight, dst, x, count);
 }
+
+/* ---- the unsharp mask's per-pixel half, straight into interleaved RGB -----------------------------
+ * UnsharpMask.apply's operations in its order (v + amount·d where |2·d| is not below the
+ * threshold, d the value's, or with `luma` the luma's, difference from the blurred), without fused
+ * multiply-adds, written interleaved as it goes: no planes to store and read back. */
+#define RK_UNSHARP_BODY                                                                             \
+    const float *r = original, *g = original + width, *b = original + 2 * (ptrdiff_t)width;       \
+    for (int x = 0; x < width; x++) {                                                               \
+        float v[3] = {r[x], g[x], b[x]};                                                            \
+        float y = 0.2126f * v[0] + 0.7152f * v[1] + 0.0722f * v[2];                                 \
+        for (int c = 0; c < 3; c++) {                                                               \
+            float d = luma ? y - blurred[x] : v[c] - blurred[c * (ptrdiff_t)width + x];             \
+            float a = 2 * d;                                                                        \
+            a = a < 0 ? -a : a;                                                                     \
+            out[3 * x + c] = a < threshold ? v[c] : v[c] + amount * d;                              \
+        }                                                                                           \
+    }
+static void rk_unsharp_plain(const float *original, const float *blurred, int width, float amount, float threshold, int luma,
+                             float *out) { RK_UNSHARP_BODY }
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx2")))
+static void rk_unsharp_avx2(const float *restrict original, const float *restrict blurred, int width, float amount, float threshold,
+                            int luma, float *restrict out) { RK_UNSHARP_BODY }
+#endif
+
+void rk_unsharp_row(const float *original, const float *blurred, int width, float amount, float threshold, int luma, float *out) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (rk_has_avx2()) { rk_unsharp_avx2(original, blurred, width, amount, threshold, luma, out); return; }
+#endif
+    rk_unsharp_plain(original, blurred, width, amount, threshold, luma, out);
+}

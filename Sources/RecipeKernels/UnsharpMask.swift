@@ -13,42 +13,13 @@ public enum UnsharpMask {
     /// One row: `original` holds three planes (r, g, b) of `width` encoded values, `blurred`
     /// three planes (or one, the blurred luma, with `luma`); `out` gets `width` interleaved RGB
     /// floats, unclamped (an overshoot past white stays for the stages after it; the encoder
-    /// clamps). Eight pixels at a time with the same float operations as `reference`, so the
-    /// same values.
+    /// clamps). The same float operations as `reference`, so the same values.
     public static func apply(original: UnsafePointer<Float>, blurred: UnsafePointer<Float>, width: Int, amount: Float,
                              threshold: Float, luma: Bool, into out: UnsafeMutablePointer<Float>) {
-        typealias V = SIMD8<Float>
-        @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
-        let (kr, kg, kb) = (V(repeating: 0.2126), V(repeating: 0.7152), V(repeating: 0.0722))
-        let limit = V(repeating: threshold)
-        @inline(__always) func sharpen(_ v: V, _ d: V) -> V {
-            v.replacing(with: v + amount * d, where: .!(FastMath.abs(2 * d) .< limit))
-        }
-        let groups = width / 8
-        // The results go to planes, interleaved in C at the end (a SIMD8's lanes written out one
-        // by one cost more than the arithmetic).
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: max(1, 3 * groups * 8)) { scratch in
-        let planes = scratch.baseAddress!, span = groups * 8
-        @inline(__always) func store(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: V.self) }
-        for group in 0..<groups {
-            let x = group * 8
-            let r = load(original + x), g = load(original + width + x), b = load(original + 2 * width + x)
-            let (sr, sg, sb): (V, V, V)
-            if luma {
-                let d = kr * r + kg * g + kb * b - load(blurred + x)
-                (sr, sg, sb) = (sharpen(r, d), sharpen(g, d), sharpen(b, d))
-            } else {
-                (sr, sg, sb) = (sharpen(r, r - load(blurred + x)), sharpen(g, g - load(blurred + width + x)),
-                                sharpen(b, b - load(blurred + 2 * width + x)))
-            }
-            store(sr, planes + x)
-            store(sg, planes + span + x)
-            store(sb, planes + 2 * span + x)
-        }
-        rk_interleave3f(planes, planes + span, planes + 2 * span, out, Int32(span))
-        }
-        reference(original: original, blurred: blurred, width: width, amount: amount, threshold: threshold, luma: luma,
-                  into: out, from: groups * 8)
+        // In C (`rk_unsharp_row`): written interleaved as it computes, eight pixels a step where
+        // the compiler vectorises it (Swift's SIMD8 version stored planes and interleaved them
+        // again: a third of basic-corrections' sharpen).
+        rk_unsharp_row(original, blurred, Int32(width), amount, threshold, luma ? 1 : 0, out)
     }
 
     /// The scalar definition, pixel by pixel (the tests hold `apply` to it), from column `start`.

@@ -90,4 +90,8 @@ void rk_axpy(float *acc, const float *src, float times, int count);
  * needs 8 readable floats past the last sample read. */
 void rk_coarse_lerp(const float *src, const int32_t *column, const float *weight, float *dst, int count);
 
+/* One row of the unsharp mask: `original` three planes of `width` encoded values, `blurred` three
+ * planes (or the blurred luma alone with `luma`); `out` gets width interleaved RGB floats. */
+void rk_unsharp_row(const float *original, const float *blurred, int width, float amount, float threshold, int luma, float *out);
+
 #endif
