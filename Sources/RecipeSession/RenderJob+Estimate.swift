@@ -32,7 +32,7 @@ extension RenderJob {
         walk.estimate.add(decoding, decoder.decodingBytes(scaleDenominator: d))
         walk.prefetch(decoding, rows)
         let stages = setup.stages
-        if !stages.isEmpty && setup.poolThreads > 1 { walk.threads("the point passes' pool", setup.poolThreads - 1) }
+        if Self.poolsPointPasses(stages) && setup.poolThreads > 1 { walk.threads("the point passes' pool", setup.poolThreads - 1) }
         let orientation = info.orientation
         let resamples = rows.width != setup.stored.width || rows.height != setup.stored.height
         let resampling = "resampling the photo to \(setup.stored.width)×\(setup.stored.height)"

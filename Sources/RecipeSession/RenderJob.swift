@@ -148,11 +148,11 @@ package struct RenderJob {
             let steps = (endpoints.source.isEmpty ? [.toLinear] : endpoints.source) + (endpoints.output.isEmpty ? [.toEncoded] : endpoints.output)
             stages = [.point([PointProgram(steps: steps)])]
         }
-        // The point passes split their rows over a pool: the caller and a helper from 2 threads
-        // on, one thread fewer than asked for beyond that (the decoder keeps one busy). A costly
-        // pass (a 3D LUT, a sigmoid) is most of a render and the decoder and encoder mostly wait:
-        // photo24 film-look 1.53 → 1.01 s and filtster 0.42 → 0.35 s on 2 cores; a cheap pass
-        // (the 5-op chain, 0.15 s) costs the same either way.
+        // The point passes split their rows over a pool (`poolsPointPasses`): the caller and a
+        // helper from 2 threads on, one thread fewer than asked for beyond that (the decoder
+        // keeps one busy). A costly pass (a 3D LUT, a sigmoid) is most of a render and the
+        // decoder and encoder mostly wait: photo24 film-look 1.53 → 1.01 s and filtster 0.42 →
+        // 0.35 s on 2 cores; a cheap pass (the 5-op chain, 0.15 s) costs the same either way.
         let poolThreads = threads > 1 ? max(2, threads - 1) : 1
         return Setup(outputFormat: outputFormat, stored: geometry.stored(target),
                      denominator: geometry.denominator(for: target, exact: sourceIsReducedDecode), stages: stages,
@@ -218,7 +218,7 @@ package struct RenderJob {
 
         // The decoder gets a thread of its own; everything after it runs on this one.
         var chain: RowSource = threaded ? PrefetchStep(source: decoder) : decoder
-        let pool = !stages.isEmpty && poolThreads > 1 ? WorkerPool(threads: poolThreads) : nil
+        let pool = Self.poolsPointPasses(stages) && poolThreads > 1 ? WorkerPool(threads: poolThreads) : nil
         defer { pool?.shutdown() }
         let resamples = !decodesWindow && (chain.width != stored.width || chain.height != stored.height)
         // What the decoded pixels stand for: a reduced decode's last row and column may cover
@@ -376,6 +376,18 @@ package struct RenderJob {
                                  orientation: decoder.info.orientation)
             ?? Self.straightenDecodeWindow(setup.stages, decoder: decoder, denominator: setup.denominator, stored: setup.stored,
                                            orientation: decoder.info.orientation)?.window
+    }
+
+    /// Whether the point passes (and a straighten) split their rows over a pool: only in a plan
+    /// of point passes alone, where they are the work and the decoder's and encoder's threads
+    /// wait. Beside neighbourhood or geometric stages, which run on threads of their own, the
+    /// pool's hand-off for every strip cost more than it shared out (photo24, 2 cores, hyperfine
+    /// 9–11 runs: basic-corrections 484 → 362 ms without it, warm-portrait 359 → 311,
+    /// black-and-white 295 → 247, soft-glow 359 → 325, web-export 151 → 110, square-crop 142 →
+    /// 113; context switches 7,000–9,400 → 2,700–3,400); a plan of point passes alone keeps it
+    /// (without it graduated-sky 184 → 221 ms, film-look 264 → 285).
+    package static func poolsPointPasses(_ stages: [RenderStage]) -> Bool {
+        !stages.isEmpty && stages.allSatisfy { if case .point = $0 { true } else { false } }
     }
 
     /// The part of the photo a plan's first geometric stage reads when that stage is a straighten
