@@ -653,21 +653,25 @@ static const float rk_enc_scale[16] = {7.432544231e-02f, 9.921256453e-02f, 1.324
 static const float rk_lin_scale[8] = {1.288581989e-03f, 6.801176351e-03f, 3.589682281e-02f, 1.894645691e-01f,
                                       1.000000000e+00f, 5.278031826e+00f, 2.785761833e+01f, 1.470333862e+02f};
 
-static inline float rk_curve_scalar(float a, int to_linear) {
+/* The same one lane at a time, its operations and its choice of scale. */
+static inline float rk_power1(float y, int to_linear) {
     const float *poly = to_linear ? rk_lin_poly : rk_enc_poly;
-    float y = to_linear ? (a + 0.055f) * (1.0f / 1.055f) : a;
     uint32_t bits;
     memcpy(&bits, &y, 4);
-    int e = (int)(bits >> 23) - 127;
+    int32_t index = (int32_t)(bits >> 23) - (to_linear ? 127 - 4 : 127 - 9);
     uint32_t mbits = (bits & 0x007FFFFFu) | 0x3F800000u;
     float m;
     memcpy(&m, &mbits, 4);
     float t = m - 1.5f;
-    float p = poly[7];
-    for (int k = 6; k >= 0; k--) p = fmaf(p, t, poly[k]);
-    if (to_linear) return p * rk_lin_scale[(e + 4) & 7];
-    p = p * rk_enc_scale[(e + 9) & 15];
-    return 1.055f * p - 0.055f;
+    float p = fmaf(poly[7], t, poly[6]);
+    for (int k = 5; k >= 0; k--) p = fmaf(p, t, poly[k]);
+    float scale = to_linear ? rk_lin_scale[index & 7] : (index > 7 ? rk_enc_scale + 8 : rk_enc_scale)[index & 7];
+    return p * scale;
+}
+
+static inline float rk_curve_scalar(float a, int to_linear) {
+    if (to_linear) return rk_power1((a + 0.055f) * (1.0f / 1.055f), 1);
+    return 1.055f * rk_power1(a, 0) - 0.055f;
 }
 
 static int rk_srgb_one(float *v, int to_linear, uint8_t *outside) {
@@ -691,42 +695,48 @@ static int rk_srgb_plain(float *plane, int count, int to_linear, uint8_t *outsid
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+/* m^p·2^(e·p) of positive normal floats, v = m·2^e, eight lanes: p = 1/2.4 with the encoding
+ * constants (e from −9 to 6), p = 2.4 with the decoding ones (e from −4 to 3). The scale comes
+ * from two registers by a permute (the index's low bits) and a blend (bit 3). */
+__attribute__((target("avx2,fma")))
+static inline __m256 rk_power8(__m256 y, int to_linear) {
+    const float *poly = to_linear ? rk_lin_poly : rk_enc_poly;
+    __m256i bits = _mm256_castps_si256(y);
+    __m256i index = _mm256_sub_epi32(_mm256_srli_epi32(bits, 23), _mm256_set1_epi32(to_linear ? 127 - 4 : 127 - 9));
+    __m256 t = _mm256_sub_ps(_mm256_castsi256_ps(_mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi32(0x007FFFFF)),
+                                                                 _mm256_set1_epi32(0x3F800000))),
+                             _mm256_set1_ps(1.5f));
+    __m256 p = _mm256_fmadd_ps(_mm256_set1_ps(poly[7]), t, _mm256_set1_ps(poly[6]));
+    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(poly[5]));
+    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(poly[4]));
+    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(poly[3]));
+    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(poly[2]));
+    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(poly[1]));
+    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(poly[0]));
+    __m256 scale;
+    if (to_linear) {
+        scale = _mm256_permutevar8x32_ps(_mm256_loadu_ps(rk_lin_scale), index);
+    } else {
+        scale = _mm256_blendv_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(rk_enc_scale), index),
+                                 _mm256_permutevar8x32_ps(_mm256_loadu_ps(rk_enc_scale + 8), index),
+                                 _mm256_castsi256_ps(_mm256_cmpgt_epi32(index, _mm256_set1_epi32(7))));
+    }
+    return _mm256_mul_ps(p, scale);
+}
+
 /* One body per direction, its constants known to the compiler (a run-time flag kept them in
  * memory and the branches in the loop: 0.6 ns a value, as slow as the table). */
-#define RK_SRGB_AVX2_BODY(TO_LINEAR, POLY, SCALE)                                                     \
+#define RK_SRGB_AVX2_BODY(TO_LINEAR)                                                     \
     const __m256 signMask = _mm256_set1_ps(-0.0f), sixteen = _mm256_set1_ps(16.0f);                  \
     const __m256 threshold = _mm256_set1_ps(TO_LINEAR ? 0.04045f : 0.0031308f);                     \
     const __m256 slope = _mm256_set1_ps(TO_LINEAR ? 1.0f / 12.92f : 12.92f);                         \
-    const __m256i bias = _mm256_set1_epi32(TO_LINEAR ? 127 - 4 : 127 - 9);                            \
-    const __m256i mantissa = _mm256_set1_epi32(0x007FFFFF), one = _mm256_set1_epi32(0x3F800000);     \
-    const __m256i seven = _mm256_set1_epi32(7);                                                       \
-    const __m256 c0 = _mm256_set1_ps(POLY[0]), c1 = _mm256_set1_ps(POLY[1]), c2 = _mm256_set1_ps(POLY[2]); \
-    const __m256 c3 = _mm256_set1_ps(POLY[3]), c4 = _mm256_set1_ps(POLY[4]), c5 = _mm256_set1_ps(POLY[5]); \
-    const __m256 c6 = _mm256_set1_ps(POLY[6]), c7 = _mm256_set1_ps(POLY[7]);                          \
-    const __m256 scaleLo = _mm256_loadu_ps(SCALE), scaleHi = _mm256_loadu_ps(SCALE + (TO_LINEAR ? 0 : 8)); \
     int left = 0, k = 0;                                                                              \
     for (; k + 8 <= count; k += 8) {                                                                  \
         __m256 x = _mm256_loadu_ps(plane + k);                                                        \
         __m256 a = _mm256_andnot_ps(signMask, x);                                                     \
         __m256 inside = _mm256_cmp_ps(a, sixteen, _CMP_LT_OQ); /* false for NaN too */                \
         __m256 y = TO_LINEAR ? _mm256_mul_ps(_mm256_add_ps(a, _mm256_set1_ps(0.055f)), _mm256_set1_ps(1.0f / 1.055f)) : a; \
-        __m256i bits = _mm256_castps_si256(y);                                                        \
-        __m256i index = _mm256_sub_epi32(_mm256_srli_epi32(bits, 23), bias);                          \
-        __m256 t = _mm256_sub_ps(_mm256_castsi256_ps(_mm256_or_si256(_mm256_and_si256(bits, mantissa), one)), \
-                                 _mm256_set1_ps(1.5f));                                               \
-        __m256 p = _mm256_fmadd_ps(c7, t, c6);                                                        \
-        p = _mm256_fmadd_ps(p, t, c5);                                                                \
-        p = _mm256_fmadd_ps(p, t, c4);                                                                \
-        p = _mm256_fmadd_ps(p, t, c3);                                                                \
-        p = _mm256_fmadd_ps(p, t, c2);                                                                \
-        p = _mm256_fmadd_ps(p, t, c1);                                                                \
-        p = _mm256_fmadd_ps(p, t, c0);                                                                \
-        /* The scale: entries 0-7 from one register, 8-15 from the other (the index's bit 3). */     \
-        __m256 scale = _mm256_permutevar8x32_ps(scaleLo, index);                                      \
-        if (!TO_LINEAR)                                                                               \
-            scale = _mm256_blendv_ps(scale, _mm256_permutevar8x32_ps(scaleHi, index),                 \
-                                     _mm256_castsi256_ps(_mm256_cmpgt_epi32(index, seven)));          \
-        __m256 r = _mm256_mul_ps(p, scale);                                                           \
+        __m256 r = rk_power8(y, TO_LINEAR);                                                           \
         if (!TO_LINEAR) r = _mm256_sub_ps(_mm256_mul_ps(_mm256_set1_ps(1.055f), r), _mm256_set1_ps(0.055f)); \
         r = _mm256_blendv_ps(r, _mm256_mul_ps(a, slope), _mm256_cmp_ps(a, threshold, _CMP_LE_OQ));   \
         r = _mm256_or_ps(r, _mm256_and_ps(x, signMask));                                              \
@@ -742,9 +752,9 @@ static int rk_srgb_plain(float *plane, int count, int to_linear, uint8_t *outsid
     return left + rk_srgb_plain(plane + k, count - k, TO_LINEAR, outside + k);
 
 __attribute__((target("avx2,fma")))
-static int rk_srgb_decode_avx2(float *plane, int count, uint8_t *outside) { RK_SRGB_AVX2_BODY(1, rk_lin_poly, rk_lin_scale) }
+static int rk_srgb_decode_avx2(float *plane, int count, uint8_t *outside) { RK_SRGB_AVX2_BODY(1) }
 __attribute__((target("avx2,fma")))
-static int rk_srgb_encode_avx2(float *plane, int count, uint8_t *outside) { RK_SRGB_AVX2_BODY(0, rk_enc_poly, rk_enc_scale) }
+static int rk_srgb_encode_avx2(float *plane, int count, uint8_t *outside) { RK_SRGB_AVX2_BODY(0) }
 #endif
 
 int rk_srgb_curve(float *plane, int count, int to_linear, uint8_t *outside) {
@@ -761,10 +771,7 @@ int rk_srgb_curve(float *plane, int count, int to_linear, uint8_t *outside) {
  * pixel, not a value). Where v or v′ sits at or below the toe (0.04045), or a value or gain is
  * outside the curves' range, the vector takes the exact decode, gain and encode instead. */
 static inline float rk_root24_scalar(float g) {
-    if (g >= 0.001953125f && g < 128.0f) {
-        float r = rk_curve_scalar(g, 0);            /* 1.055·g^(1/2.4) − 0.055 */
-        return (r + 0.055f) * (1.0f / 1.055f);
-    }
+    if (g >= 0.001953125f && g < 128.0f) return rk_power1(g, 0);
     return g > 0 ? powf(g, 1.0f / 2.4f) : 0.0f;
 }
 
@@ -794,34 +801,6 @@ static void rk_gain_one(float *r, float *g, float *b, float gain) {
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-/* m^p·2^(e·p) of positive normal floats, v = m·2^e, as in RK_SRGB_AVX2_BODY: p = 1/2.4 with the
- * encoding constants (e from −9 to 6), p = 2.4 with the decoding ones (e from −4 to 3). */
-__attribute__((target("avx2,fma")))
-static inline __m256 rk_power8(__m256 y, int to_linear) {
-    const float *poly = to_linear ? rk_lin_poly : rk_enc_poly;
-    __m256i bits = _mm256_castps_si256(y);
-    __m256i index = _mm256_sub_epi32(_mm256_srli_epi32(bits, 23), _mm256_set1_epi32(to_linear ? 127 - 4 : 127 - 9));
-    __m256 t = _mm256_sub_ps(_mm256_castsi256_ps(_mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi32(0x007FFFFF)),
-                                                                 _mm256_set1_epi32(0x3F800000))),
-                             _mm256_set1_ps(1.5f));
-    __m256 p = _mm256_fmadd_ps(_mm256_set1_ps(poly[7]), t, _mm256_set1_ps(poly[6]));
-    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(poly[5]));
-    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(poly[4]));
-    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(poly[3]));
-    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(poly[2]));
-    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(poly[1]));
-    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(poly[0]));
-    __m256 scale;
-    if (to_linear) {
-        scale = _mm256_permutevar8x32_ps(_mm256_loadu_ps(rk_lin_scale), index);
-    } else {
-        scale = _mm256_blendv_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(rk_enc_scale), index),
-                                 _mm256_permutevar8x32_ps(_mm256_loadu_ps(rk_enc_scale + 8), index),
-                                 _mm256_castsi256_ps(_mm256_cmpgt_epi32(index, _mm256_set1_epi32(7))));
-    }
-    return _mm256_mul_ps(p, scale);
-}
-
 /* Eight magnitudes a (< 16) decoded, scaled by g and encoded again, each side's toe exact; lanes
  * whose scaled light reaches 16 are flagged in *outside for the scalar path. */
 __attribute__((target("avx2,fma")))
@@ -901,21 +880,6 @@ static int rk_encoded_gain_avx2(float *r, float *g, float *b, const float *gain,
 
 /* The AVX2 body's operations one lane at a time, its decisions taken over the same groups of
  * eight pixels (the row's tail a shorter group), so a CPU without AVX2 gets the same floats. */
-static inline float rk_power1(float y, int to_linear) {
-    const float *poly = to_linear ? rk_lin_poly : rk_enc_poly;
-    uint32_t bits;
-    memcpy(&bits, &y, 4);
-    int32_t index = (int32_t)(bits >> 23) - (to_linear ? 127 - 4 : 127 - 9);
-    uint32_t mbits = (bits & 0x007FFFFFu) | 0x3F800000u;
-    float m;
-    memcpy(&m, &mbits, 4);
-    float t = m - 1.5f;
-    float p = fmaf(poly[7], t, poly[6]);
-    for (int k = 5; k >= 0; k--) p = fmaf(p, t, poly[k]);
-    float scale = to_linear ? rk_lin_scale[index & 7] : (index > 7 ? rk_enc_scale + 8 : rk_enc_scale)[index & 7];
-    return p * scale;
-}
-
 static inline float rk_gain_exact1(float a, float g, int *outside) {
     float lin = a <= 0.04045f ? a * (1.0f / 12.92f) : rk_power1((a + 0.055f) * (1.0f / 1.055f), 1);
     float y = lin * g;

@@ -22,9 +22,6 @@ import CKernelsSIMD
 /// EncodedGain.apply(r, g, b, gains: k, count: 64)   // planes of 64 pixels, in place
 /// ```
 public enum EncodedGain {
-    /// The encoded end of the sRGB curve's linear toe (0.0031308 in linear light).
-    public static let toe: Float = 0.04045
-
     /// Scales the light of `count` pixels, given as encoded planes `r`, `g`, `b`, by `gains` (one
     /// a pixel), in place (`rk_encoded_gain`: AVX2 eight pixels at a time where the machine has it,
     /// the same operations and decisions lane by lane otherwise, so every CPU gets the same
