@@ -466,9 +466,9 @@ static void rk_lut3d_scalar(const float *table, int size, float *planes, int til
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-/* Eight pixels at a time: the tetrahedron picked by blends on the same comparisons, each corner's
- * channels gathered; separate multiplications and additions in the scalar loop's order, so the
- * same floats. */
+/* Eight pixels at a time: the tetrahedron picked by blends on the same comparisons, each corner
+ * loaded whole per pixel; separate multiplications and additions in the scalar loop's order, so
+ * the same floats. */
 __attribute__((target("avx2")))
 static int rk_lut3d_avx2(const float *table, int size, float *planes, int tile, int count, const float *domain_min,
                          const float *scale, float amount) {
@@ -507,14 +507,35 @@ static int rk_lut3d_avx2(const float *table, int size, float *planes, int tile, 
         __m256i i2 = _mm256_mullo_epi32(_mm256_add_epi32(_mm256_add_epi32(base, o1), o2), three);
         __m256i i3 = _mm256_mullo_epi32(_mm256_add_epi32(base, far), three);
         __m256 w0 = _mm256_sub_ps(one, x1), w1 = _mm256_sub_ps(x1, x2), w2 = _mm256_sub_ps(x2, x3);
-        for (int c = 0; c < 3; c++) {
-            const float *tc = table + c;
-            __m256 out = _mm256_mul_ps(_mm256_i32gather_ps(tc, i0, 4), w0);
-            out = _mm256_add_ps(out, _mm256_mul_ps(_mm256_i32gather_ps(tc, i1, 4), w1));
-            out = _mm256_add_ps(out, _mm256_mul_ps(_mm256_i32gather_ps(tc, i2, 4), w2));
-            out = _mm256_add_ps(out, _mm256_mul_ps(_mm256_i32gather_ps(tc, i3, 4), x3));
-            _mm256_storeu_ps(pl[c] + k, _mm256_add_ps(v[c], _mm256_mul_ps(_mm256_sub_ps(out, v[c]), mix)));
+        /* The corners by pixel, not by channel: a pair of pixels (j, j + 4) per vector, each
+         * corner's r g b in one 16-byte load (AMD's gathers cost by the element: twelve 8-lane
+         * gathers were most of the kernel). The first three corners are never the table's last
+         * entry, so their fourth float is still in the table; the far corner never is its first,
+         * so it is read from one float earlier and rotated into place. */
+        int32_t at[4][8];
+        _mm256_storeu_si256((__m256i *)at[0], i0);
+        _mm256_storeu_si256((__m256i *)at[1], i1);
+        _mm256_storeu_si256((__m256i *)at[2], i2);
+        _mm256_storeu_si256((__m256i *)at[3], i3);
+        __m256 px[4];
+#pragma clang loop unroll(full)
+        for (int j = 0; j < 4; j++) {
+            const __m256i pick = _mm256_setr_epi32(j, j, j, j, j + 4, j + 4, j + 4, j + 4);
+            __m256 c0 = _mm256_loadu2_m128(table + at[0][j + 4], table + at[0][j]);
+            __m256 c1 = _mm256_loadu2_m128(table + at[1][j + 4], table + at[1][j]);
+            __m256 c2 = _mm256_loadu2_m128(table + at[2][j + 4], table + at[2][j]);
+            __m256 c3 = _mm256_permute_ps(_mm256_loadu2_m128(table + at[3][j + 4] - 1, table + at[3][j] - 1), 0x39);
+            __m256 out = _mm256_mul_ps(c0, _mm256_permutevar8x32_ps(w0, pick));
+            out = _mm256_add_ps(out, _mm256_mul_ps(c1, _mm256_permutevar8x32_ps(w1, pick)));
+            out = _mm256_add_ps(out, _mm256_mul_ps(c2, _mm256_permutevar8x32_ps(w2, pick)));
+            px[j] = _mm256_add_ps(out, _mm256_mul_ps(c3, _mm256_permutevar8x32_ps(x3, pick)));
         }
+        /* [r0 g0 b0 · | r4 g4 b4 ·] … [r3 g3 b3 · | r7 g7 b7 ·] back to planes. */
+        __m256 t0 = _mm256_unpacklo_ps(px[0], px[1]), t1 = _mm256_unpackhi_ps(px[0], px[1]);
+        __m256 t2 = _mm256_unpacklo_ps(px[2], px[3]), t3 = _mm256_unpackhi_ps(px[2], px[3]);
+        __m256 out[3] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE), _mm256_shuffle_ps(t1, t3, 0x44)};
+        for (int c = 0; c < 3; c++)
+            _mm256_storeu_ps(pl[c] + k, _mm256_add_ps(v[c], _mm256_mul_ps(_mm256_sub_ps(out[c], v[c]), mix)));
     }
     return k;
 }
