@@ -32,6 +32,24 @@ public enum EncodedGain {
         rk_encoded_gain(r, g, b, gains, Int32(count))
     }
 
+    /// The same from planes `fr`, `fg`, `fb` into `r`, `g`, `b` (another row: each 64 pixels are
+    /// copied and then scaled in place, while in the cache). The same floats as `apply` in place:
+    /// its groups of eight stay where they were.
+    @inlinable
+    public static func apply(from fr: UnsafePointer<Float>, _ fg: UnsafePointer<Float>, _ fb: UnsafePointer<Float>,
+                             to r: UnsafeMutablePointer<Float>, _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>,
+                             gains: UnsafePointer<Float>, count: Int) {
+        var x = 0
+        while x < count {
+            let n = min(64, count - x)
+            (r + x).update(from: fr + x, count: n)
+            (g + x).update(from: fg + x, count: n)
+            (b + x).update(from: fb + x, count: n)
+            rk_encoded_gain(r + x, g + x, b + x, gains + x, Int32(n))
+            x += n
+        }
+    }
+
     /// The same in Double, one value: the reference the kernel is tested against.
     public static func reference(_ v: Double, gain: Double) -> Double {
         SRGB.encode(SRGB.decode(v) * gain)

@@ -14,6 +14,16 @@ public enum Orient {
         case .downMirrored:
             dst.copyMemory(from: whole.row(h - 1 - y), byteCount: w * bpp)
         default:
+            if whole.format.sampleType == .float32 {
+                // A float row's three planes (`SampleType.float32`), each re-indexed.
+                let out = dst.assumingMemoryBound(to: Float.self), stored = whole.width
+                for x in 0..<w {
+                    let (sx, sy) = orientation.sourceCoordinate(x: x, y: y, uprightWidth: w, uprightHeight: h)
+                    let src = whole.row(sy).assumingMemoryBound(to: Float.self) + sx
+                    for c in 0..<3 { out[c * w + x] = src[c * stored] }
+                }
+                return
+            }
             for x in 0..<w {
                 let (sx, sy) = orientation.sourceCoordinate(x: x, y: y, uprightWidth: w, uprightHeight: h)
                 copyPixel(from: whole.row(sy) + sx * bpp, to: dst + x * bpp, bytes: bpp)
@@ -21,7 +31,18 @@ public enum Orient {
         }
     }
 
-    /// Mirrors one row in place of a copy (orientation 2, which streams).
+    /// Mirrors one row in place of a copy (orientation 2, which streams). A float row (`format`
+    /// float RGB) is mirrored plane by plane.
+    @inlinable
+    public static func mirrorRow(_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, width: Int, format: PixelFormat) {
+        if format.sampleType == .float32 {
+            for c in 0..<3 { mirrorRow(src + 4 * c * width, dst + 4 * c * width, width: width, bytesPerPixel: 4) }
+            return
+        }
+        mirrorRow(src, dst, width: width, bytesPerPixel: format.bytesPerPixel)
+    }
+
+    /// The same for interleaved pixels of `bpp` bytes.
     @inlinable
     public static func mirrorRow(_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, width: Int, bytesPerPixel bpp: Int) {
         for x in 0..<width { copyPixel(from: src + (width - 1 - x) * bpp, to: dst + x * bpp, bytes: bpp) }

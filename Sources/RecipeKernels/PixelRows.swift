@@ -1,15 +1,16 @@
 import CKernelsSIMD
 import RecipeCore
 
-/// Moves RGB rows between interleaved samples (8-bit, 16-bit or float) and three float planes:
-/// integers scaled to 0…1 and back (clamped, rounded), floats as they are.
+/// Moves RGB rows between their layout in a `PixelBuffer` (interleaved 8-bit or 16-bit samples, or
+/// a float row's three planes: see `SampleType.float32`) and three float planes: integers scaled
+/// to 0…1 and back (clamped, rounded), floats copied as they are.
 ///
 /// ```swift
 /// PixelRows.deinterleave(row, .uint8, r, g, b, count: width)   // codes / 255
 /// PixelRows.interleave(r, g, b, into: row, .float32, count: width)
 /// ```
 public enum PixelRows {
-    /// Interleaved RGB samples of type `type` → planes.
+    /// A row of `count` RGB pixels of type `type` → planes.
     public static func deinterleave(_ row: UnsafeRawPointer, _ type: SampleType, _ r: UnsafeMutablePointer<Float>,
                                     _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>, count: Int) {
         @inline(__always) func split<T>(_ p: UnsafePointer<T>, _ f: (T) -> Float) {
@@ -22,11 +23,15 @@ public enum PixelRows {
         switch type {
         case .uint8: split(row.assumingMemoryBound(to: UInt8.self)) { Float($0) * (1 / 255) }
         case .uint16: split(row.assumingMemoryBound(to: UInt16.self)) { Float($0) * (1 / 65535) }
-        case .float32: rk_deinterleave3f(row.assumingMemoryBound(to: Float.self), r, g, b, Int32(count))
+        case .float32:
+            let p = row.assumingMemoryBound(to: Float.self)
+            r.update(from: p, count: count)
+            g.update(from: p + count, count: count)
+            b.update(from: p + 2 * count, count: count)
         }
     }
 
-    /// Planes → interleaved RGB samples of type `type` (integers clamped to 0…1 and rounded).
+    /// Planes → a row of `count` RGB pixels of type `type` (integers clamped to 0…1 and rounded).
     public static func interleave(_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
                                   into row: UnsafeMutableRawPointer, _ type: SampleType, count: Int) {
         @inline(__always) func merge<T>(_ p: UnsafeMutablePointer<T>, _ f: (Float) -> T) {
@@ -39,7 +44,11 @@ public enum PixelRows {
         switch type {
         case .uint8: merge(row.assumingMemoryBound(to: UInt8.self), SampleConversion.quantize8)
         case .uint16: merge(row.assumingMemoryBound(to: UInt16.self), SampleConversion.quantize16)
-        case .float32: rk_interleave3f(r, g, b, row.assumingMemoryBound(to: Float.self), Int32(count))
+        case .float32:
+            let p = row.assumingMemoryBound(to: Float.self)
+            p.update(from: r, count: count)
+            (p + count).update(from: g, count: count)
+            (p + 2 * count).update(from: b, count: count)
         }
     }
 }

@@ -413,12 +413,13 @@ public struct PointProgram: Sendable {
     }
 
 
-    /// Runs the program on `pixels` interleaved RGB pixels of image row `y`, read from `input`
-    /// as `from` samples and written to `output` as `to` samples (8-bit, 16-bit or float; the
-    /// two may be the same row when the sample types agree). 8-bit ends go through the load and
-    /// store tables; 16-bit and float ends run the head and tail steps per pixel, and float
-    /// outputs keep every value as it is (extended range, no clamping: only encoders quantise).
-    /// A float or 16-bit end runs its per-channel steps through `ChannelTables`.
+    /// Runs the program on the `pixels` RGB pixels of image row `y` (a whole row: float rows are
+    /// planar, their planes `pixels` apart), read from `input` as `from` samples and written to
+    /// `output` as `to` samples (8-bit, 16-bit or float; the two may be the same row when the
+    /// sample types agree). 8-bit ends go through the load and store tables; 16-bit and float ends
+    /// run the head and tail steps per pixel, and float outputs keep every value as it is
+    /// (extended range, no clamping: only encoders quantise). A float or 16-bit end runs its
+    /// per-channel steps through `ChannelTables`.
     public func run(_ input: UnsafeRawPointer, from: SampleType, into output: UnsafeMutableRawPointer, to: SampleType,
                     pixels: Int, y: Int = 0) {
         if from == .uint8 && to == .uint8 {
@@ -450,7 +451,7 @@ public struct PointProgram: Sendable {
                     b[i] = Float(px[3 * i + 2]) * k
                 }
             case .float32:
-                rk_deinterleave3f(input.assumingMemoryBound(to: Float.self) + 3 * start, r, g, b, Int32(n))
+                rk_copy_planes(input.assumingMemoryBound(to: Float.self) + start, pixels, planes, Self.tile, Int32(n))
             }
             headReady?.apply(planes, count: n, tile: Self.tile)
             Self.runBody(body, planes, n, x: start, y: y)
@@ -466,7 +467,7 @@ public struct PointProgram: Sendable {
                     px[3 * i + 2] = SampleConversion.quantize16(b[i])
                 }
             case .float32:
-                rk_interleave3f(r, g, b, output.assumingMemoryBound(to: Float.self) + 3 * start, Int32(n))
+                rk_copy_planes(planes, Self.tile, output.assumingMemoryBound(to: Float.self) + start, pixels, Int32(n))
             }
             start += n
         }

@@ -7,18 +7,16 @@ import CKernelsSIMD
 ///
 /// ```swift
 /// UnsharpMask.apply(original: planes, blurred: blurredPlanes, width: w, amount: 0.8, threshold: 0,
-///                   luma: false, into: rgbRow)
+///                   luma: false, into: floatRow)   // the row's three planes
 /// ```
 public enum UnsharpMask {
     /// One row: `original` holds three planes (r, g, b) of `width` encoded values, `blurred`
-    /// three planes (or one, the blurred luma, with `luma`); `out` gets `width` interleaved RGB
-    /// floats, unclamped (an overshoot past white stays for the stages after it; the encoder
-    /// clamps). The same float operations as `reference`, so the same values.
+    /// three planes (or one, the blurred luma, with `luma`); `out` gets three planes of `width`
+    /// floats (a float row), unclamped (an overshoot past white stays for the stages after it;
+    /// the encoder clamps). The same float operations as `reference`, so the same values.
     public static func apply(original: UnsafePointer<Float>, blurred: UnsafePointer<Float>, width: Int, amount: Float,
                              threshold: Float, luma: Bool, into out: UnsafeMutablePointer<Float>) {
-        // In C (`rk_unsharp_row`): written interleaved as it computes, eight pixels a step where
-        // the compiler vectorises it (Swift's SIMD8 version stored planes and interleaved them
-        // again: a third of basic-corrections' sharpen).
+        // In C (`rk_unsharp_row`): eight pixels a step where the compiler vectorises it.
         rk_unsharp_row(original, blurred, Int32(width), amount, threshold, luma ? 1 : 0, out)
     }
 
@@ -31,7 +29,7 @@ public enum UnsharpMask {
             for c in 0..<3 {
                 let v = original[c * width + x]
                 let d = luma ? y - blurred[x] : v - blurred[c * width + x]
-                out[3 * x + c] = Swift.abs(2 * d) < threshold ? v : v + amount * d
+                out[c * width + x] = Swift.abs(2 * d) < threshold ? v : v + amount * d
             }
         }
     }

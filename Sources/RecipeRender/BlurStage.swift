@@ -63,9 +63,9 @@ public final class BlurStage: RowSource {
     /// The unblurred rows, three planes (encoded for unsharp, linear for shadows/highlights),
     /// same slots as `ring`; nil for the blur.
     private let originals: UnsafeMutablePointer<Float>?
-    /// A row's originals encoded (shadows/highlights: its mask is the encoded luma).
-    private let encodedRow: UnsafeMutablePointer<Float>?
     private var input: PixelBuffer
+    /// A row's originals encoded (shadows/highlights on linear rows: its mask is the encoded luma).
+    private let encodedRow: UnsafeMutablePointer<Float>?
     private var inputRow = 0        // rows of the source consumed
     private var inputAvailable = 0  // rows in `input` not yet consumed
     private var inputNext = 0
@@ -79,6 +79,8 @@ public final class BlurStage: RowSource {
     private let windowRows: UnsafeMutablePointer<UnsafePointer<Float>>
     /// Source rows waiting for the horizontal pass, up to `batchRows` of `planes · width` floats.
     private let rowPlanes: UnsafeMutablePointer<Float>
+    /// Where each row of a batch of the horizontal pass has its planes (`readSourceRow`).
+    private let batchSources: UnsafeMutablePointer<UnsafePointer<Float>>
     /// Scratch for `GaussianBlur.horizontal`, one of `paddedStride` floats per row and plane of a batch.
     private let padded: UnsafeMutablePointer<Float>
     private let paddedStride: Int
@@ -138,12 +140,14 @@ public final class BlurStage: RowSource {
         ringSize = layout.ringSize
         ring = .allocate(capacity: decimated == nil ? planes * width * ringSize : 0)
         originals = mode == .blur ? nil : .allocate(capacity: 3 * width * ringSize)
-        if case .shadowsHighlights = mode { encodedRow = .allocate(capacity: 3 * width) } else { encodedRow = nil }
         input = PixelBuffer(width: width, rowCapacity: Self.inputRows(width: width), format: source.format)
+        if case .shadowsHighlights(_, _, false) = mode { encodedRow = .allocate(capacity: 3 * width) } else { encodedRow = nil }
         lines = .allocate(capacity: layout.lineRows * planes * width)
         windowRows = .allocate(capacity: weights.count + GaussianBlur.verticalRowsPerPass - 1)
         pool = layout.pooled(threads: threads, minimumPooledWork: minimumPooledWork) ? WorkerPool(threads: threads) : nil
         rowPlanes = .allocate(capacity: layout.lineRows * planes * width)
+        batchSources = .allocate(capacity: Self.batchRows)
+        batchSources.initialize(repeating: UnsafePointer(rowPlanes), count: Self.batchRows)
         paddedStride = width + weights.count + 8
         padded = .allocate(capacity: layout.coarse == nil ? Self.batchRows * planes * paddedStride : 1)
     }
@@ -217,7 +221,7 @@ public final class BlurStage: RowSource {
                 floats += planes * width * ringSize                            // ring
             }
             if mode != .blur { floats += 3 * width * ringSize }            // originals
-            if case .shadowsHighlights = mode { floats += 3 * width }          // encodedRow
+            if case .shadowsHighlights(_, _, false) = mode { floats += 3 * width }      // encodedRow
             return 4 * (floats + taps) + 8 * (taps + rows - 1) + (coarse?.bytes ?? 0)
                 + PixelBuffer.bytes(width: width, rowCapacity: BlurStage.inputRows(width: width), format: PixelFormat(.rgb, .float32))
         }
@@ -240,6 +244,7 @@ public final class BlurStage: RowSource {
         pool?.shutdown()
         taps.deallocate()
         ring.deallocate()
+        batchSources.deallocate()
         originals?.deallocate()
         encodedRow?.deallocate()
         lines.deallocate()
@@ -253,12 +258,12 @@ public final class BlurStage: RowSource {
     private func pullRows(through last: Int) throws {
         while inputRow <= last {
             let first = inputRow, batch = min(Self.batchRows, last - inputRow + 1)
-            for b in 0..<batch { try readSourceRow(first + b, into: rowPlanes + b * planes * width) }
-            let (planes, width, ring, ringSize, rowPlanes) = (self.planes, self.width, self.ring, self.ringSize, self.rowPlanes)
+            for b in 0..<batch { batchSources[b] = try readSourceRow(first + b, scratch: rowPlanes + b * planes * width, keep: true) }
+            let (planes, width, ring, ringSize, sources) = (self.planes, self.width, self.ring, self.ringSize, self.batchSources)
             let (taps, padded, paddedStride) = (UnsafeBufferPointer(self.taps), self.padded, self.paddedStride)
             let blurRow = { (task: Int) in
                 let b = task / planes, c = task % planes
-                GaussianBlur.horizontal(rowPlanes + (b * planes + c) * width,
+                GaussianBlur.horizontal(sources[b] + c * width,
                                         ring + ((first + b) % ringSize) * planes * width + c * width,
                                         width: width, taps: taps, padded: padded + task * paddedStride)
             }
@@ -267,53 +272,59 @@ public final class BlurStage: RowSource {
         }
     }
 
-    /// Source row `row` (the next one) as the planes to blur in `rowPlanes`, and its originals.
-    private func readSourceRow(_ row: Int, into rowPlanes: UnsafeMutablePointer<Float>) throws {
+    /// Source row `row` (the next one): its originals copied into their ring (the source's strip
+    /// is reused at its next read), and the planes to blur, returned: in `scratch`, or where they
+    /// already are (the originals an unsharp mask blurs whole, or with `keep` false, the blur's
+    /// source row itself). `keep`: the planes must outlive the next source read (a batch of the
+    /// direct sums).
+    private func readSourceRow(_ row: Int, scratch: UnsafeMutablePointer<Float>, keep: Bool) throws -> UnsafePointer<Float> {
+        // A float row: its three planes (the buffer is the stage's own, so steps may run in it).
         if inputNext >= inputAvailable {
             inputAvailable = try source.readRows(into: input)
             inputNext = 0
             precondition(inputAvailable > 0, "source ended early")
         }
-        let px = UnsafePointer(input.row(inputNext).assumingMemoryBound(to: Float.self))
+        var px = input.row(inputNext).assumingMemoryBound(to: Float.self)
+        inputNext += 1
         let width = self.width
-        let original = originals.map { $0 + (row % ringSize) * 3 * width }
+        if let originals {
+            let original = originals + (row % ringSize) * 3 * width
+            rk_copy_planes(px, width, original, width, Int32(width))
+            px = original
+        }
         switch mode {
         case .blur:
-            PixelRows.deinterleave(px, .float32, rowPlanes, rowPlanes + width, rowPlanes + 2 * width, count: width)
-            readSteps?.apply(rowPlanes, count: width, tile: width)
+            readSteps?.apply(px, count: width, tile: width)
+            guard keep else { return UnsafePointer(px) }
+            scratch.update(from: px, count: 3 * width)
+            return UnsafePointer(scratch)
         case .unsharp(_, _, let luma):
-            let original = original!
-            PixelRows.deinterleave(px, .float32, original, original + width, original + 2 * width, count: width)
-            readSteps?.apply(original, count: width, tile: width)
-            if luma {
-                rk_luma3f(original, original + width, original + 2 * width, rowPlanes, Int32(width))
-            } else {
-                rowPlanes.update(from: original, count: 3 * width)
-            }
+            readSteps?.apply(px, count: width, tile: width)
+            // The originals stay until their output row: blurred where they are.
+            guard luma else { return UnsafePointer(px) }
+            rk_luma3f(px, px + width, px + 2 * width, scratch, Int32(width))
         case .shadowsHighlights(_, _, let encoded):
             // Linear originals; the mask is the luma of the encoded values (ops-reference §4.24).
-            let original = original!
-            PixelRows.deinterleave(px, .float32, original, original + width, original + 2 * width, count: width)
             if encoded {
                 // Encoded originals: the mask's luma from them as they are.
-                readSteps?.apply(original, count: width, tile: width)
-                rk_luma3f(original, original + width, original + 2 * width, rowPlanes, Int32(width))
+                readSteps?.apply(px, count: width, tile: width)
+                rk_luma3f(px, px + width, px + 2 * width, scratch, Int32(width))
                 break
             }
             if maskFromEncodedRows, let readSteps {
                 // The rows come encoded (the pass before left its → linear to this stage): the
                 // mask's luma from them as they are, then the originals decoded.
-                rk_luma3f(original, original + width, original + 2 * width, rowPlanes, Int32(width))
-                readSteps.apply(original, count: width, tile: width)
+                rk_luma3f(px, px + width, px + 2 * width, scratch, Int32(width))
+                readSteps.apply(px, count: width, tile: width)
                 break
             }
-            readSteps?.apply(original, count: width, tile: width)
+            readSteps?.apply(px, count: width, tile: width)
             let encoded = encodedRow!
-            encoded.update(from: original, count: 3 * width)
+            encoded.update(from: px, count: 3 * width)
             Self.encode.apply(encoded, count: width, tile: width)
-            rk_luma3f(encoded, encoded + width, encoded + 2 * width, rowPlanes, Int32(width))
+            rk_luma3f(encoded, encoded + width, encoded + 2 * width, scratch, Int32(width))
         }
-        inputNext += 1
+        return UnsafePointer(scratch)
     }
 
     /// Linear → encoded over floats, for the shadows/highlights mask.
@@ -326,11 +337,12 @@ public final class BlurStage: RowSource {
             if let decimated {
                 let needed = decimated.rowsNeeded(forOutput: produced)
                 while decimated.rowsPushed < needed {
-                    try readSourceRow(decimated.rowsPushed, into: rowPlanes)
-                    decimated.push(rowPlanes)
+                    decimated.push(try readSourceRow(decimated.rowsPushed, scratch: rowPlanes, keep: false))
                 }
-                decimated.blurredRow(produced, into: lines)
-                emit(row: produced, from: lines, into: buffer.row(n).assumingMemoryBound(to: Float.self))
+                // The blur's planes straight into the output row; a mask's into `lines`.
+                let out = buffer.row(n).assumingMemoryBound(to: Float.self), line = mode == .blur ? out : lines
+                decimated.blurredRow(produced, into: line)
+                emit(row: produced, from: line, into: out)
                 n += 1
                 produced += 1
                 continue
@@ -372,15 +384,16 @@ public final class BlurStage: RowSource {
         return n
     }
 
-    /// Output row `y` from its vertically blurred planes `line`: the blur, or the unsharp mask or
-    /// shadows/highlights applied to the row's originals, as interleaved floats.
+    /// Output row `y` from its vertically blurred planes `line` (which may be the output row
+    /// itself): the blur, or the unsharp mask or shadows/highlights applied to the row's
+    /// originals, as a float row's three planes.
     private func emit(row y: Int, from line: UnsafeMutablePointer<Float>, into out: UnsafeMutablePointer<Float>) {
         let width = self.width
         let original = originals.map { $0 + (y % ringSize) * 3 * width }
         switch mode {
         case .blur:
-            emitSteps?.apply(line, count: width, tile: width)
-            PixelRows.interleave(line, line + width, line + 2 * width, into: out, .float32, count: width)
+            if line != out { out.update(from: line, count: 3 * width) }
+            emitSteps?.apply(out, count: width, tile: width)
         case .unsharp(let amount, let threshold, let luma):
             UnsharpMask.apply(original: original!, blurred: line, width: width, amount: amount, threshold: threshold, luma: luma,
                               into: out)
@@ -388,60 +401,50 @@ public final class BlurStage: RowSource {
             let v = original!
             typealias V = SIMD8<Float>
             @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+            @inline(__always) func store(_ value: V, _ p: UnsafeMutablePointer<Float>) {
+                UnsafeMutableRawPointer(p).storeBytes(of: value, as: V.self)
+            }
             let span = width / 8 * 8
+            // The gains of the last few pixels, from a vector filled as far as the row goes.
+            @inline(__always) func tailGains() -> V {
+                var yb = V()
+                for k in 0..<(width - span) { yb[k] = line[span + k] }
+                return ShadowsHighlights.gain(yb, shadows: shadows, highlights: highlights)
+            }
             if encoded {
-                // The gains, then applied to the encoded originals in place (`EncodedGain`; a
-                // row's originals are read by its own output row alone).
+                // The gains, then applied to the encoded originals on their way to the output row
+                // (`EncodedGain`).
                 withUnsafeTemporaryAllocation(of: Float.self, capacity: span + 8) { buffer in
                     let gains = buffer.baseAddress!
                     for x in stride(from: 0, to: span, by: 8) {
-                        UnsafeMutableRawPointer(gains + x).storeBytes(of: ShadowsHighlights.gain(load(line + x), shadows: shadows, highlights: highlights),
-                                                                      as: V.self)
+                        store(ShadowsHighlights.gain(load(line + x), shadows: shadows, highlights: highlights), gains + x)
                     }
                     if span < width {
-                        var yb = V()
-                        for k in 0..<(width - span) { yb[k] = line[span + k] }
-                        let g = ShadowsHighlights.gain(yb, shadows: shadows, highlights: highlights)
+                        let g = tailGains()
                         for k in 0..<(width - span) { gains[span + k] = g[k] }
                     }
-                    EncodedGain.apply(v, v + width, v + 2 * width, gains: gains, count: width)
+                    EncodedGain.apply(from: v, v + width, v + 2 * width, to: out, out + width, out + 2 * width, gains: gains, count: width)
                 }
-                emitSteps?.apply(v, count: width, tile: width)
-                PixelRows.interleave(v, v + width, v + 2 * width, into: out, .float32, count: width)
+                emitSteps?.apply(out, count: width, tile: width)
                 return
             }
-            // Planes first, interleaved in C (a SIMD8's lanes written out one by one cost more
-            // than the gains).
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: max(1, 3 * span)) { scratch in
-                let planes = scratch.baseAddress!
-                @inline(__always) func store(_ value: V, _ p: UnsafeMutablePointer<Float>) {
-                    UnsafeMutableRawPointer(p).storeBytes(of: value, as: V.self)
-                }
-                for x in stride(from: 0, to: span, by: 8) {
-                    let g = ShadowsHighlights.gain(load(line + x), shadows: shadows, highlights: highlights)
-                    store(load(v + x) * g, planes + x)
-                    store(load(v + width + x) * g, planes + span + x)
-                    store(load(v + 2 * width + x) * g, planes + 2 * span + x)
-                }
-                if span > 0 { emitSteps?.apply(planes, count: span, tile: span) }
-                rk_interleave3f(planes, planes + span, planes + 2 * span, out, Int32(span))
+            // The originals times their gains, straight into the output row's planes.
+            let (r, g, b) = (out, out + width, out + 2 * width)
+            for x in stride(from: 0, to: span, by: 8) {
+                let k = ShadowsHighlights.gain(load(line + x), shadows: shadows, highlights: highlights)
+                store(load(v + x) * k, r + x)
+                store(load(v + width + x) * k, g + x)
+                store(load(v + 2 * width + x) * k, b + x)
             }
-            let x = span
-            guard x < width else { return }
-            // The last few pixels: the same gains, from a vector filled as far as the row goes.
-            var yb = SIMD8<Float>()
-            for k in 0..<(width - x) { yb[k] = line[x + k] }
-            let g = ShadowsHighlights.gain(yb, shadows: shadows, highlights: highlights)
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: 24) { tail in
-                let t = tail.baseAddress!
-                for k in 0..<(width - x) {
-                    for c in 0..<3 { t[8 * c + k] = v[c * width + x + k] * g[k] }
-                }
-                emitSteps?.apply(t, count: width - x, tile: 8)
-                for k in 0..<(width - x) {
-                    for c in 0..<3 { out[3 * (x + k) + c] = t[8 * c + k] }
+            if span < width {
+                let k = tailGains()
+                for i in 0..<(width - span) {
+                    r[span + i] = v[span + i] * k[i]
+                    g[span + i] = v[width + span + i] * k[i]
+                    b[span + i] = v[2 * width + span + i] * k[i]
                 }
             }
+            emitSteps?.apply(out, count: width, tile: width)
         }
     }
 }

@@ -53,7 +53,14 @@ public final class CropStep: RowSource {
             sourceRow += 1
             stripNext += 1
             guard row >= y else { continue }
-            buffer.row(n).copyMemory(from: strip.row(stripNext - 1) + x * bpp, byteCount: width * bpp)
+            let from = strip.row(stripNext - 1)
+            if format.sampleType == .float32 {
+                // A float row's three planes, each cut to the columns kept.
+                let (src, dst, w) = (from.assumingMemoryBound(to: Float.self), buffer.row(n).assumingMemoryBound(to: Float.self), source.width)
+                for c in 0..<3 { (dst + c * width).update(from: src + c * w + x, count: width) }
+            } else {
+                buffer.row(n).copyMemory(from: from + x * bpp, byteCount: width * bpp)
+            }
             n += 1
             produced += 1
         }

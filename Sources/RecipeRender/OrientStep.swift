@@ -43,7 +43,7 @@ public final class OrientStep: RowSource {
             if scratch == nil { scratch = PixelBuffer(width: source.width, rowCapacity: buffer.rowCapacity, format: format) }
             let n = try source.readRows(into: scratch!)
             for i in 0..<n {
-                Orient.mirrorRow(scratch!.row(i), buffer.row(i), width: width, bytesPerPixel: format.bytesPerPixel)
+                Orient.mirrorRow(scratch!.row(i), buffer.row(i), width: width, format: format)
             }
             buffer.rowCount = n
             buffer.originY = next

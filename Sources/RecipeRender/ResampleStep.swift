@@ -1,3 +1,4 @@
+import CKernelsSIMD
 import RecipeCore
 import RecipeKernels
 
@@ -103,7 +104,10 @@ public final class ResampleStep: RowSource {
                                                            pixels: pixels, channels: channels, hasAlpha: hasAlpha, table: t.baseAddress!)
                 }
             case .float32:
-                slot.update(from: inStrip.row(inStripNext).assumingMemoryBound(to: Float.self), count: pixels * channels)
+                // A float row's planes, interleaved for the passes (they take pixels' channels
+                // side by side).
+                let p = inStrip.row(inStripNext).assumingMemoryBound(to: Float.self)
+                rk_interleave3f(p, p + pixels, p + 2 * pixels, slot, Int32(pixels))
             }
             inStripNext += 1
             rowsInRing += 1
@@ -134,7 +138,8 @@ public final class ResampleStep: RowSource {
                     SampleConversion.fromLinearPremultiplied(outRow, buffer.row(i).assumingMemoryBound(to: UInt16.self), pixels: width,
                                                              channels: channels, hasAlpha: hasAlpha, encodeTable: t.baseAddress!)
                 case .float32:
-                    buffer.row(i).assumingMemoryBound(to: Float.self).update(from: outRow, count: width * channels)
+                    let p = buffer.row(i).assumingMemoryBound(to: Float.self)
+                    rk_deinterleave3f(outRow, p, p + width, p + 2 * width, Int32(width))
                 }
             }
         }

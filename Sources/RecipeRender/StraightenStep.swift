@@ -1,3 +1,4 @@
+import CKernelsSIMD
 import RecipeCore
 import RecipeKernels
 
@@ -163,7 +164,10 @@ public final class StraightenStep: RowSource {
             precondition(n > 0, "source ended after \(rowsRead) of \(sourceHeight) rows")
             precondition(rowsRead + n - ringRows <= keep || ringRows == sourceHeight, "the straighten band outgrew its ring")
             for i in 0..<n {
-                ring.row((rowsRead + i) % ringRows).copyMemory(from: strip.row(i), byteCount: strip.rowBytes)
+                // The ring holds interleaved pixels (the bicubic taps read a pixel's channels
+                // side by side); the rows come as planes.
+                let p = strip.row(i).assumingMemoryBound(to: Float.self), w = sourceWidth
+                rk_interleave3f(p, p + w, p + 2 * w, ring.row((rowsRead + i) % ringRows).assumingMemoryBound(to: Float.self), Int32(w))
             }
             rowsRead += n
         }
@@ -188,10 +192,15 @@ public final class StraightenStep: RowSource {
         let row: (Int) -> Void = { r in
             let (cx, cy) = map.position(column: 0, row: top + r)
             let (x, y) = (cx - ox, cy - oy)
-            Rotation.resampleRow(
-                image: base, rowStride: stride, width: sw, height: sh, ringRows: ringRows,
-                startX: x, startY: y, stepX: map.stepX, stepY: map.stepY, count: width, edge: edge,
-                into: buffer.row(r).assumingMemoryBound(to: Float.self))
+            // Interleaved as the kernel writes them, then the output row's planes.
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * width) { pixels in
+                let px = pixels.baseAddress!
+                Rotation.resampleRow(
+                    image: base, rowStride: stride, width: sw, height: sh, ringRows: ringRows,
+                    startX: x, startY: y, stepX: map.stepX, stepY: map.stepY, count: width, edge: edge, into: px)
+                let out = buffer.row(r).assumingMemoryBound(to: Float.self)
+                rk_deinterleave3f(px, out, out + width, out + 2 * width, Int32(width))
+            }
         }
         if let pool { pool.run(count: n, row) } else { for r in 0..<n { row(r) } }
         buffer.rowCount = n

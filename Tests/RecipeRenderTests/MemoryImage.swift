@@ -54,12 +54,17 @@ func readCodes(_ stage: RowSource, from space: WorkingSpace, capacity: Int = 5) 
                 capacity: capacity)
 }
 
-/// Every row of a float source, as one array.
+/// Every row of a float source as interleaved RGB, one array (float rows are planar: each row's
+/// r, g and b planes, `SampleType.float32`).
 func readFloats(_ source: RowSource, capacity: Int = 5) throws -> [Float] {
     let strip = PixelBuffer(width: source.width, rowCapacity: capacity, format: source.format)
+    let w = source.width
     var out: [Float] = []
     while try source.readRows(into: strip) > 0 {
-        for r in 0..<strip.rowCount { out += strip.samples(r, as: Float.self) }
+        for r in 0..<strip.rowCount {
+            let planes = strip.samples(r, as: Float.self)
+            for x in 0..<w { out += [planes[x], planes[w + x], planes[2 * w + x]] }
+        }
     }
     return out
 }

@@ -59,6 +59,28 @@ struct PipelineTests {
         if o == .down { #expect(sink.rows[0][0] == PatternSource.value(w - 1, h - 1, 0)) }
     }
 
+    /// Float rows are planar (`SampleType.float32`): a step that moves pixels must move each
+    /// plane, not pixels of interleaved channels.
+    @Test("float rows through a turn, flip or crop give the 8-bit rows' pixels", arguments: Orientation.allCases)
+    func floatRowsMove(o: Orientation) throws {
+        let (w, h) = (13, 7)
+        func toFloats(_ s: RowSource) -> RowSource { PointStage(source: s, programs: [], output: .float32) }
+        func toCodes(_ s: RowSource) -> RowSource { PointStage(source: s, programs: [], output: .uint8) }
+        func rows(_ s: RowSource) throws -> [[UInt8]] {
+            let sink = CollectingSink(width: s.width, height: s.height, format: PixelFormat(.rgb, .uint8))
+            try StripPipeline.run(source: s, sink: sink, stripRows: 3)
+            return sink.rows
+        }
+        let codes = try rows(CropStep(source: OrientStep(source: PatternSource(width: w, height: h), orientation: o), x: 2, y: 1, width: 4, height: 3))
+        let floats = try rows(toCodes(CropStep(source: OrientStep(source: toFloats(PatternSource(width: w, height: h)), orientation: o),
+                                               x: 2, y: 1, width: 4, height: 3)))
+        #expect(codes == floats && codes.count == 3)
+        // Independent of the steps: the crop's first pixel, all three channels.
+        let (uw, uh) = o.orientedSize(width: w, height: h)
+        let (sx, sy) = o.sourceCoordinate(x: 2, y: 1, uprightWidth: uw, uprightHeight: uh)
+        #expect(Array(floats[0][0..<3]) == (0..<3).map { PatternSource.value(sx, sy, $0) })
+    }
+
     @Test("resampling a flat image keeps it flat; downscaling halves a 2×2 checker to its mean")
     func resampleFlat() throws {
         final class Flat: RowSource {

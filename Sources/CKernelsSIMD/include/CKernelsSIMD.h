@@ -44,6 +44,10 @@ void rk_matrix_planes(float *planes, int tile, int count, const float *m);
 void rk_lut3d_tetrahedral(const float *table, int size, float *planes, int tile, int count, const float *domain_min,
                           const float *scale, float amount);
 
+/* Three planes of `count` floats, `from_stride` floats apart from `from`, to three planes
+ * `to_stride` floats apart from `to` (a tile of a planar float row and back). */
+void rk_copy_planes(const float *from, ptrdiff_t from_stride, float *to, ptrdiff_t to_stride, int count);
+
 /* Three planes of `count` floats into `count` interleaved RGB pixels, and back. */
 void rk_interleave3f(const float *r, const float *g, const float *b, float *out, int count);
 void rk_deinterleave3f(const float *in, float *r, float *g, float *b, int count);
@@ -91,7 +95,7 @@ void rk_axpy(float *acc, const float *src, float times, int count);
 void rk_coarse_lerp(const float *src, const int32_t *column, const float *weight, float *dst, int count);
 
 /* One row of the unsharp mask: `original` three planes of `width` encoded values, `blurred` three
- * planes (or the blurred luma alone with `luma`); `out` gets width interleaved RGB floats. */
+ * planes (or the blurred luma alone with `luma`); `out` gets three planes of `width` floats. */
 void rk_unsharp_row(const float *original, const float *blurred, int width, float amount, float threshold, int luma, float *out);
 
 #endif
