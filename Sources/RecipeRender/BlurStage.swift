@@ -98,6 +98,9 @@ public final class BlurStage: RowSource {
     /// they are interleaved (the conversion out of it); nil: none.
     private let readSteps: ChannelTables?
     private let emitSteps: ChannelTables?
+    /// A point pass of any steps run on each output row's planes, as the fused pass after the
+    /// stage would run it (no stage, thread or strip of its own); nil: none.
+    private let emitProgram: PointProgram?
     /// Shadows/highlights given encoded rows and → linear to read them with: the mask's luma is
     /// taken from the rows as they come (decided once, not per row).
     private let maskFromEncodedRows: Bool
@@ -114,12 +117,15 @@ public final class BlurStage: RowSource {
     /// `readSteps` and `emitSteps` are per-channel point steps (`PointProgram.isPerChannelOnly`)
     /// the stage runs on the planes it already makes of each row: a float pass before or after it
     /// that only converts between spaces (soft-glow's → linear and → encoded around its blur) then
-    /// costs no pass over the strip. The unsharp mask interleaves as it computes: no `emitSteps`.
+    /// costs no pass over the strip. `emitProgram`: a pass of any steps after the stage, run on its
+    /// output rows the same way (basic-corrections' vibrance after shadows/highlights).
     public init(source: RowSource, sigma: Double, kernel: GaussianBlur.Kernel = .sampled, mode: Mode = .blur,
                 threads: Int = 1, minimumPooledWork: Int = BlurStage.defaultMinimumPooledWork,
-                coarseSigma: Double? = DecimatedGaussian.coarseSigma, readSteps: [PointStep] = [], emitSteps: [PointStep] = []) {
+                coarseSigma: Double? = DecimatedGaussian.coarseSigma, readSteps: [PointStep] = [], emitSteps: [PointStep] = [],
+                emitProgram: PointProgram? = nil) {
         precondition(source.format == PixelFormat(.rgb, .float32), "BlurStage takes float RGB, not \(source.format)")
-        if case .unsharp = mode { precondition(emitSteps.isEmpty, "an unsharp mask interleaves as it computes") }
+        precondition(emitProgram == nil || emitSteps.isEmpty, "steps or a program after the stage, not both")
+        self.emitProgram = emitProgram
         self.readSteps = readSteps.isEmpty ? nil : ChannelTables(steps: readSteps)
         self.emitSteps = emitSteps.isEmpty ? nil : ChannelTables(steps: emitSteps)
         if case .shadowsHighlights(_, _, false) = mode { maskFromEncodedRows = readSteps == [.toLinear] } else { maskFromEncodedRows = false }
@@ -393,10 +399,11 @@ public final class BlurStage: RowSource {
         switch mode {
         case .blur:
             if line != out { out.update(from: line, count: 3 * width) }
-            emitSteps?.apply(out, count: width, tile: width)
+            finish(out, row: y)
         case .unsharp(let amount, let threshold, let luma):
             UnsharpMask.apply(original: original!, blurred: line, width: width, amount: amount, threshold: threshold, luma: luma,
                               into: out)
+            finish(out, row: y)
         case .shadowsHighlights(let shadows, let highlights, let encoded):
             let v = original!
             typealias V = SIMD8<Float>
@@ -425,7 +432,7 @@ public final class BlurStage: RowSource {
                     }
                     EncodedGain.apply(from: v, v + width, v + 2 * width, to: out, out + width, out + 2 * width, gains: gains, count: width)
                 }
-                emitSteps?.apply(out, count: width, tile: width)
+                finish(out, row: y)
                 return
             }
             // The originals times their gains, straight into the output row's planes.
@@ -444,7 +451,14 @@ public final class BlurStage: RowSource {
                     b[span + i] = v[2 * width + span + i] * k[i]
                 }
             }
-            emitSteps?.apply(out, count: width, tile: width)
+            finish(out, row: y)
         }
+    }
+
+    /// The steps or pass after the stage, on output row `y`'s planes in place.
+    @inline(__always)
+    private func finish(_ out: UnsafeMutablePointer<Float>, row y: Int) {
+        emitSteps?.apply(out, count: width, tile: width)
+        emitProgram?.run(UnsafeRawPointer(out), from: .float32, into: UnsafeMutableRawPointer(out), to: .float32, pixels: width, y: y)
     }
 }

@@ -304,12 +304,13 @@ package struct RenderJob {
     /// its own (`build` does it; `explain` says it), by stage index:
     ///
     /// - a float pass of per-channel steps only (in practice a change of working space) right
-    ///   before a blur, unsharp mask or shadows/highlights runs on the planes that stage makes of
-    ///   each row it reads (`reads`); one right after a blur or shadows/highlights that writes
-    ///   floats, on the planes of each row it emits before they are interleaved (`emits`; the
-    ///   unsharp mask interleaves as it computes). No strip, no (de)interleave, no thread
-    ///   hand-off of its own: soft-glow's → linear and → encoded around its blur, warm-portrait's
-    ///   → encoded between shadows/highlights and clarity. Those passes are `inside`.
+    ///   before a blur, unsharp mask or shadows/highlights runs on the planes of each row that
+    ///   stage reads (`reads`); any float pass right after one runs on the planes of each row it
+    ///   emits (`emits`; as tables on the whole row when its steps are per-channel, else as the
+    ///   fused pass itself, `emitPrograms`). No strip, no memory pass and no thread hand-off of
+    ///   its own: soft-glow's → linear and → encoded around its blur, warm-portrait's → encoded
+    ///   between shadows/highlights and clarity, basic-corrections' vibrance after
+    ///   shadows/highlights. Those passes are `inside`.
     /// - a pass ending in → linear before shadows/highlights leaves that step to it
     ///   (`leftToNext`): the stage's mask is the luma of the encoded values, which it then reads
     ///   as they come instead of encoding the linear ones again (warm-portrait, basic-corrections:
@@ -319,6 +320,9 @@ package struct RenderJob {
         package var emits: [Int: [PointStep]] = [:]
         package var inside: Set<Int> = []
         package var leftToNext: [Int: [PointStep]] = [:]
+        /// A pass of steps that are not all per-channel run on the rows a neighbourhood stage
+        /// emits (its steps are in `emits` too): the pass itself, tables built.
+        package var emitPrograms: [Int: PointProgram] = [:]
     }
 
     /// The fusion of `stages` whose first reads rows of `source` samples and whose last writes
@@ -333,7 +337,7 @@ package struct RenderJob {
             guard i < stages.count, case .barrier(let b) = stages[i] else { return false }
             switch b {
             case .blur, .shadowsHighlights: return true
-            case .unsharp: return !emits
+            case .unsharp: return true
             default: return false
             }
         }
@@ -355,10 +359,20 @@ package struct RenderJob {
             case .barrier(let b): if b.space != .none { type = .float32 }
             }
             guard !fusion.inside.contains(i), case .point(let programs) = stage, programs.count == 1 else { continue }
-            if i > 0, let steps = perChannelPass(i), neighbourhood(i - 1, emits: true), writesFloats(i) {
-                fusion.emits[i - 1] = steps
+            // A pass between an unsharp mask and a stage that would read it stays with the reader
+            // (as before the unsharp mask could take passes): shadows/highlights takes its
+            // mask from the encoded rows only when it reads the → linear itself.
+            let readByNext = perChannelPass(i) != nil && reads == .float32 && neighbourhood(i + 1, emits: false)
+            var afterUnsharp = false
+            if i > 0, case .barrier(.unsharp) = stages[i - 1] { afterUnsharp = true }
+            if i > 0, neighbourhood(i - 1, emits: true), writesFloats(i), !(afterUnsharp && readByNext) {
+                // Per-channel steps as tables on the whole row; other passes as they are.
+                if let steps = perChannelPass(i) { fusion.emits[i - 1] = steps } else {
+                    fusion.emits[i - 1] = programs[0].steps
+                    fusion.emitPrograms[i - 1] = programs[0]
+                }
                 fusion.inside.insert(i)
-            } else if let steps = perChannelPass(i), reads == .float32, neighbourhood(i + 1, emits: false) {
+            } else if readByNext, let steps = perChannelPass(i) {
                 fusion.reads[i + 1] = steps
                 fusion.inside.insert(i)
             } else if programs[0].steps.last == .toLinear, i + 1 < stages.count, case .barrier(.shadowsHighlights(_, _, _, _, false, _)) = stages[i + 1] {
@@ -536,7 +550,8 @@ package struct RenderJob {
                 chain = converted(current, to: .float32)
             }
             var input: RowSource { chain! }
-            let (reads, emits) = (fusion.reads[index] ?? [], fusion.emits[index] ?? [])
+            let (reads, emitProgram) = (fusion.reads[index] ?? [], fusion.emitPrograms[index])
+            let emits = emitProgram == nil ? fusion.emits[index] ?? [] : []
             switch stage {
             case .point(let programs):
                 chain = PointStage(source: input, programs: programs, output: onlyMovesAfter ? output : .float32, pool: pool)
@@ -544,16 +559,16 @@ package struct RenderJob {
                 switch barrier {
                 case .blur(let sigma, let kernel, _):
                     chain = BlurStage(source: input, sigma: sigma, kernel: kernel, mode: .blur, threads: windowThreads,
-                                      readSteps: reads, emitSteps: emits)
+                                      readSteps: reads, emitSteps: emits, emitProgram: emitProgram)
                 case .unsharp(let sigma, let kernel, let amount, let threshold, let luma, _):
                     chain = BlurStage(source: input, sigma: sigma, kernel: kernel,
                                       mode: .unsharp(amount: Float(amount), threshold: Float(threshold), luma: luma), threads: windowThreads,
-                                      readSteps: reads)
+                                      readSteps: reads, emitSteps: emits, emitProgram: emitProgram)
                 case .shadowsHighlights(let shadows, let highlights, let sigma, let kernel, let encoded, _):
                     chain = BlurStage(source: input, sigma: sigma, kernel: kernel,
                                       mode: .shadowsHighlights(shadows: Float(shadows), highlights: Float(highlights), encoded: encoded),
                                       threads: windowThreads,
-                                      readSteps: reads, emitSteps: emits)
+                                      readSteps: reads, emitSteps: emits, emitProgram: emitProgram)
                 case .geometric(let step, _):
                     switch step {
                     case .crop(let x, let y, let w, let h): chain = CropStep(source: input, x: x, y: y, width: w, height: h)

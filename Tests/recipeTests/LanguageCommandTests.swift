@@ -142,20 +142,27 @@ struct LanguageCommandTests: CLITest {
     @Test("explain says which passes run inside the neighbourhood stages beside them")
     func explainRunTimeFusion() throws {
         // A contrast (encoded) before shadows/highlights (linear: an exposure follows it), a
-        // sharpen (encoded), a blur (linear): the pass before shadows/highlights leaves its
-        // → linear to it, the exposure and → encoded after it run on the rows it emits, and the
-        // → linear before the blur on the rows the blur reads. Each is the plan's pass number.
+        // sharpen (encoded), a vibrance (encoded), a blur (linear): the pass before
+        // shadows/highlights leaves its → linear to it, the exposure and → encoded after it run
+        // as tables on the rows it emits, the vibrance and → linear (not all per-channel) as
+        // their pass on the rows the sharpen emits. A blur after a branch point reads its
+        // → linear as it reads rows. Each is the plan's pass number.
         let text = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - contrast: 1.1\n"
-            + "  - shadows-highlights: {shadows: 0.3}\n  - exposure: 0.1\n  - sharpen: {amount: 0.5, sigma: 1px}\n  - blur: {sigma: 2px}\n"
-            + "  - saturation: 1.1\n"
-        let dir = try folder(["f.recipe.yaml": text])
+            + "  - shadows-highlights: {shadows: 0.3}\n  - exposure: 0.1\n  - sharpen: {amount: 0.5, sigma: 1px}\n  - vibrance: 0.2\n"
+            + "  - blur: {sigma: 2px}\n  - saturation: 1.1\n"
+        let glow = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - id: base\n    exposure: 0.1\n  - id: glow\n    input: base\n"
+            + "    blur: 4px\n  - input: base\n    blend: {with: glow, mode: screen, opacity: 0.5}\n"
+        let dir = try folder(["f.recipe.yaml": text, "g.recipe.yaml": glow])
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = try recipe(["explain", dir.appendingPathComponent("f.recipe.yaml").path, "--size", "3000x2000"])
         #expect(r.status == 0, "\(r.stderr)")
         let out = String(decoding: r.stdout, as: UTF8.self)
         #expect(out.contains("at run time: pass 1 leaves its last → linear to pass 2, which takes its mask from the encoded rows"), "\(out)")
-        #expect(out.contains("at run time: pass 3 (2 per-channel steps) runs inside pass 2, on each row it emits"), "\(out)")
-        #expect(out.contains("at run time: pass 5 (→ linear) runs inside pass 6, on each row it reads"), "\(out)")
+        #expect(out.contains("at run time: pass 3 (matrix, → encoded) runs inside pass 2, on each row it emits"), "\(out)")
+        #expect(out.contains("at run time: pass 5 (vibrance, → linear) runs inside pass 4, on each row it emits"), "\(out)")
+        let g = String(decoding: try recipe(["explain", dir.appendingPathComponent("g.recipe.yaml").path, "--size", "3000x2000"]).stdout,
+                       as: UTF8.self)
+        #expect(g.contains("at run time: pass 4 (→ linear) runs inside pass 5, on each row it reads"), "\(g)")
         let unfused = String(decoding: try recipe(["explain", dir.appendingPathComponent("f.recipe.yaml").path, "--no-fuse"]).stdout, as: UTF8.self)
         #expect(!unfused.contains("at run time"))
     }

@@ -119,7 +119,9 @@ struct Explain: ParsableCommand {
     /// ```
     func printFusion(_ fusion: RenderJob.StageFusion) {
         func name(_ steps: [PointStep]) -> String {
-            steps == [.toLinear] ? "→ linear" : steps == [.toEncoded] ? "→ encoded" : "\(steps.count) per-channel steps"
+            // The steps by kind (the case's name: `vibrance`, `matrix`, …).
+            steps.map { $0 == .toLinear ? "→ linear" : $0 == .toEncoded ? "→ encoded" : String(String(describing: $0).prefix { $0 != "(" }) }
+                .joined(separator: ", ")
         }
         var lines: [(Int, String)] = []
         for (i, steps) in fusion.emits { lines.append((i + 1, "pass \(i + 2) (\(name(steps))) runs inside pass \(i + 1), on each row it emits")) }
