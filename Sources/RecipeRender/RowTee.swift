@@ -71,6 +71,19 @@ public final class RowTee: @unchecked Sendable {
             strips.append(strip)
             loadedRows += got
         }
+        // The last reader to pass a whole strip takes it as it is (`exchangeStorage`: its own
+        // storage becomes the spare): soft-glow's blend reads the kept image that way, after the
+        // blur has copied its rows.
+        if start == firstRow, let first = strips.first, first.rowCount == n,
+           positions.indices.allSatisfy({ $0 == index || positions[$0] >= start + n }), buffer.exchangeStorage(with: first) {
+            buffer.rowCount = n
+            buffer.originY = start
+            positions[index] = start + n
+            strips.removeFirst()
+            firstRow += n
+            spare.append(first)
+            return n
+        }
         // Sources may return short strips, so walk them with their running first row.
         var stripIndex = 0, stripFirst = firstRow
         for i in 0..<n {

@@ -81,6 +81,39 @@ struct PipelineTests {
         #expect(Array(floats[0][0..<3]) == (0..<3).map { PatternSource.value(sx, sy, $0) })
     }
 
+    /// The last reader past a whole strip takes the tee's own storage (no copy); the others copy.
+    /// Either way every reader gets every row once, whatever order and strip sizes they read in.
+    @Test("a branch point's readers each get every row, in any order and strip size, moved or copied")
+    func teeReaders() throws {
+        let (w, h) = (9, 53)
+        let format = PixelFormat(.rgb, .uint8)
+        let expected = try { () -> [[UInt8]] in
+            let sink = CollectingSink(width: w, height: h, format: format)
+            try StripPipeline.run(source: PatternSource(width: w, height: h), sink: sink, stripRows: 4)
+            return sink.rows
+        }()
+        let teeRows = RowTee.stripRows(width: w, height: h, format: format)
+        // Reader 0 reads the tee's strip size (its strips move once the others have passed
+        // them), reader 1 three rows at a time, reader 2 the tee's size too, always last.
+        for leader in 0..<3 {
+            let tee = RowTee(source: PatternSource(width: w, height: h), readers: 3)
+            let readers = (0..<3).map { tee.reader($0) }
+            let buffers = [teeRows, 3, teeRows].map { PixelBuffer(width: w, rowCapacity: $0, format: format) }
+            var got: [[[UInt8]]] = [[], [], []]
+            var done = [false, false, false]
+            while done.contains(false) {
+                // The leader reads twice a round, the others once: positions drift apart.
+                for i in [leader, leader, (leader + 1) % 3, (leader + 2) % 3] where !done[i] {
+                    let n = try readers[i].readRows(into: buffers[i])
+                    if n == 0 { done[i] = true; continue }
+                    #expect(buffers[i].originY == got[i].count)
+                    for r in 0..<n { got[i].append(Array(buffers[i].samples(r, as: UInt8.self))) }
+                }
+            }
+            for i in 0..<3 { #expect(got[i] == expected, "reader \(i), leader \(leader)") }
+        }
+    }
+
     @Test("resampling a flat image keeps it flat; downscaling halves a 2×2 checker to its mean")
     func resampleFlat() throws {
         final class Flat: RowSource {
