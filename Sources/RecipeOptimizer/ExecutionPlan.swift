@@ -188,9 +188,14 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
             let steps = pass.steps
             out += "  pass \(i + 1):\n"
             // A pass reads the decoder's codes when only pixel moves (crop, rotate, flip) come
-            // before it, and writes the encoder's when only they come after it; passes between
-            // other barrier stages read and write float rows.
-            let first = passes[..<i].allSatisfy { $0.barrier.map { $0.space == WorkingSpace.none } ?? true }
+            // before it, or it reads an image kept before any other work (`BranchFromSource`),
+            // and writes the encoder's when only moves come after it; passes between other
+            // barrier stages read and write float rows.
+            var first = passes[..<i].allSatisfy { $0.barrier.map { $0.space == WorkingSpace.none } ?? true }
+            if i > 0, case .resume(let name)? = passes[i - 1].barrier,
+               let k = passes.firstIndex(where: { if case .keep(let kept, _)? = $0.barrier { kept == name } else { false } }) {
+                first = passes[..<k].allSatisfy { $0.barrier.map { $0.space == WorkingSpace.none } ?? false }
+            }
             let last = passes[(i + 1)...].allSatisfy { $0.barrier.map { $0.space == WorkingSpace.none } ?? true }
             let headText = steps[..<head.count].map { Self.text($0) }.joined(separator: ", ")
             out += first ? "    load table (8-bit code →): " + (head.isEmpty ? "code/255" : headText) + "\n"

@@ -12,9 +12,11 @@ import RecipeKernels
 /// 6. `EncodedGains` — a vignette or shadows/highlights between encoded neighbours runs on
 ///    encoded values;
 /// 7. `InsertSpaceConversions` — → linear / → encoded only where the space changes;
-/// 8. `FusePointRuns` — every run of point steps becomes one pass over the strip.
+/// 8. `BranchFromSource` — a first branch point keeps the photo's rows, its per-channel steps
+///    moving to each reader;
+/// 9. `FusePointRuns` — every run of point steps becomes one pass over the strip.
 ///
-/// With `fuse: false` (`--no-fuse`), passes 3–6 and 8 are replaced by `SplitPerStep`: every op
+/// With `fuse: false` (`--no-fuse`), passes 3–6, 8 and 9 are replaced by `SplitPerStep`: every op
 /// runs as a pass of its own over the strip, as an interpreter without fusion would.
 public enum Planner {
     /// The plan after each pass, for `recipe explain`.
@@ -52,7 +54,8 @@ public enum Planner {
         let passes: [(String, (ExecutionPlan) -> ExecutionPlan)] = fuse
             ? [("DropIdentities", DropIdentities.run), ("HoistCrops", HoistCrops.run), ("FuseGeometry", FuseGeometry.run),
                ("FoldMatrices", FoldMatrices.run), ("EncodedGains", EncodedGains.run),
-               ("InsertSpaceConversions", { InsertSpaceConversions.run($0, fold: true) }), ("FusePointRuns", FusePointRuns.run)]
+               ("InsertSpaceConversions", { InsertSpaceConversions.run($0, fold: true) }), ("BranchFromSource", BranchFromSource.run),
+               ("FusePointRuns", FusePointRuns.run)]
             : [("DropIdentities", DropIdentities.run), ("InsertSpaceConversions", { InsertSpaceConversions.run($0, fold: false) }),
                ("SplitPerStep", SplitPerStep.run)]
         for (name, pass) in passes {

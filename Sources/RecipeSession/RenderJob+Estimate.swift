@@ -237,7 +237,7 @@ struct EstimateWalk {
                 return true
             }
             if case .barrier(let barrier) = stage, barrier.space != .none, rows.format.sampleType != float {
-                rows = point(nextPass(), rows, programs: [], output: float)
+                if case .keep = barrier {} else { rows = point(nextPass(), rows, programs: [], output: float) }
             }
             var what = ""
             switch stage {
@@ -273,6 +273,8 @@ struct EstimateWalk {
                     endsInPrefetch = false
                     let (bytes, lookahead) = BlendStage.footprint(width: rows.width)
                     self.stage(origin, bytes: bytes, lookahead: lookahead, input: rows, work: 3 * rows.pixels)
+                    // A kept image of integers is converted on its way to the blend.
+                    if let top = tees[with]?.rows, top.format.sampleType != float { _ = point(origin, top, programs: [], output: float) }
                     take(with)
                     rows.format = PixelFormat(.rgb, float)
                 }

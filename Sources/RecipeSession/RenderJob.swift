@@ -348,14 +348,16 @@ package struct RenderJob {
                 return true
             }
         }
-        // The sample type each stage reads, as `build` converts them.
+        // The sample type each stage reads, as `build` converts them (a branch point keeps rows as
+        // they come).
         var type = source
+        var kept: [String: SampleType] = [:]
         for (i, stage) in stages.enumerated() {
             let reads = type
             switch stage {
             case .point: type = writesFloats(i) ? .float32 : output
-            case .barrier(.keep): break
-            case .barrier(.resume): type = .float32
+            case .barrier(.keep(let name, _)): kept[name] = type
+            case .barrier(.resume(let name)): type = kept[name] ?? .float32
             case .barrier(let b): if b.space != .none { type = .float32 }
             }
             guard !fusion.inside.contains(i), case .point(let programs) = stage, programs.count == 1 else { continue }
@@ -544,10 +546,11 @@ package struct RenderJob {
                 if case .barrier(let b) = $0 { return b.space == .none }
                 return true
             }
-            // A stage that mixes pixels (or keeps them for a blend) takes floats; a resume reads
+            // A stage that mixes pixels takes floats; a branch point keeps the rows as they come
+            // (a photo's integers: `BranchFromSource`), its readers convert them; a resume reads
             // a kept image instead of the chain.
             if case .barrier(let barrier) = stage, barrier.space != .none, let current = chain {
-                chain = converted(current, to: .float32)
+                if case .keep = barrier {} else { chain = converted(current, to: .float32) }
             }
             var input: RowSource { chain! }
             let (reads, emitProgram) = (fusion.reads[index] ?? [], fusion.emitPrograms[index])
@@ -591,7 +594,8 @@ package struct RenderJob {
                     chain = take(name)
                     continue
                 case .blend(let with, let mode, let opacity, _):
-                    chain = BlendStage(base: input, top: take(with), mode: BlendMode(rawValue: mode) ?? .normal, opacity: Float(opacity))
+                    chain = BlendStage(base: input, top: converted(take(with), to: .float32), mode: BlendMode(rawValue: mode) ?? .normal,
+                                       opacity: Float(opacity))
                 }
             }
             if threaded { chain = PrefetchStep(source: chain!) }

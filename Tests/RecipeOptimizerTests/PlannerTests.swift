@@ -44,7 +44,7 @@ struct PlannerTests {
         let g = try graph("  - brightness: 0\n  - saturation: 1.2\n  - matrix: [[1.1, 0, 0], [0, 1, 0], [0, 0, 0.9]]\n  - gamma: 0.8\n")
         let (plan, trace) = try Planner.plan(g)
         #expect(trace.map(\.pass) == ["LowerPointOps", "DropIdentities", "HoistCrops", "FuseGeometry", "FoldMatrices", "EncodedGains",
-                                      "InsertSpaceConversions", "FusePointRuns"])
+                                      "InsertSpaceConversions", "BranchFromSource", "FusePointRuns"])
         #expect(trace[1].plan.steps.count == 3)  // brightness 0 dropped
         #expect(trace[4].plan.steps.count == 2)  // saturation and matrix folded (after HoistCrops)
         #expect(trace[6].plan.steps.map(\.kernel).first == .toLinear)
@@ -100,7 +100,41 @@ struct PlannerTests {
         #expect(barriers == [.keep(name: "base", readers: 2), .resume(name: "base"), .blur(sigma: 4, origin: "blur (stage 2)"),
                              .keep(name: "glow", readers: 1), .resume(name: "base"),
                              .blend(with: "glow", mode: "screen", opacity: 1, origin: "blend (stage 3)")])
-        #expect(plan.passes.first?.barrier == nil && plan.passes.last?.barrier == nil)  // exposure first, saturation last
+        // The exposure (per-channel) moved to each reader of `base` (`BranchFromSource`);
+        // saturation last.
+        #expect(plan.passes.first?.barrier == .keep(name: "base", readers: 2) && plan.passes.last?.barrier == nil)
+    }
+
+    @Test("a first branch point keeps the photo's rows when the steps before it are per-channel: they move to each reader, the same values; not otherwise")
+    func branchFromSource() throws {
+        let (plan, trace) = try Planner.plan(try graph(
+            "  - id: base\n    exposure: 0.15\n  - id: glow\n    input: base\n    blur: 4\n  - input: base\n    blend: {with: glow, mode: screen}\n"))
+        let before = try #require(trace.first { $0.pass == "InsertSpaceConversions" }?.plan)
+        let after = try #require(trace.first { $0.pass == "BranchFromSource" }?.plan)
+        #expect(after.segments[0].isEmpty && after.barriers[0] == .keep(name: "base", readers: 2))
+        // Each reader's run is the moved steps, then its own: the same function of the photo's values.
+        for (j, barrier) in after.barriers.enumerated() where barrier == .resume(name: "base") {
+            let moved = before.segments[0].map(\.kernel) + before.segments[j + 1].map(\.kernel)
+            #expect(after.segments[j + 1].map(\.kernel) == moved)
+            for p in Self.pixels {
+                let a = evaluate(moved, p), b = evaluate(after.segments[j + 1].map(\.kernel), p)
+                #expect(a == b)
+            }
+        }
+        #expect(plan.passes.filter { $0.barrier == nil }.count == 3)  // each reader's pass and the glow's → encoded
+        // A saturation (not per-channel) before the branch point stays where it is.
+        let (_, kept) = try Planner.plan(try graph(
+            "  - id: base\n    saturation: 1.2\n  - id: glow\n    input: base\n    blur: 4\n  - input: base\n    blend: {with: glow, mode: screen}\n"))
+        let unmoved = try #require(kept.first { $0.pass == "BranchFromSource" }?.plan)
+        #expect(!unmoved.segments[0].isEmpty)
+        // A blend that lays the kept image on top reads it with no run of its own: nothing moves.
+        let (_, onTop) = try Planner.plan(try graph(
+            "  - id: a\n    exposure: 0.3\n  - input: a\n    blur: 5px\n  - blend: {with: a, mode: multiply, opacity: 0.3}\n"))
+        #expect(!(try #require(onTop.first { $0.pass == "BranchFromSource" }?.plan)).segments[0].isEmpty)
+        // --no-fuse: not run.
+        let (_, unfused) = try Planner.plan(try graph(
+            "  - id: base\n    exposure: 0.15\n  - id: glow\n    input: base\n    blur: 4\n  - input: base\n    blend: {with: glow, mode: screen}\n"), fuse: false)
+        #expect(!unfused.map(\.pass).contains("BranchFromSource"))
     }
 
     @Test("geometry: crops, turns and resizes become geometric stages with the canvas sizes they make")

@@ -101,6 +101,23 @@ extension RecipeRenderTests {
         #expect(d <= 1, "max difference \(d)/255")
     }
 
+    /// `BranchFromSource` moves the steps before a first branch point to its readers (the kept
+    /// rows are then the photo's codes); a blend that lays the kept image on top keeps them where
+    /// they are. Either way, the unfused pixels.
+    @Test("branch points: the photo's codes kept for readers that take the steps before them, or floats for a blend on top, give the unfused pixels (within 1/255)",
+          arguments: ["  - id: base\n    exposure: 0.3\n  - id: glow\n    input: base\n    blur: 6px\n  - input: base\n    blend: {with: glow, mode: soft-light, opacity: 0.6}\n",
+                      "  - id: a\n    exposure: 0.3\n  - id: b\n    input: a\n    sharpen: {amount: 1, sigma: 1px}\n  - input: a\n    blur: 5px\n"
+                          + "  - blend: {with: b, mode: overlay, opacity: 0.7}\n  - blend: {with: a, mode: multiply, opacity: 0.3}\n",
+                      "  - id: a\n    crop: {x: 10px, y: 10px, width: 300px, height: 200px}\n  - input: a\n    blur: 3px\n  - blend: {with: a, mode: screen, opacity: 0.5}\n"])
+    func branchPoints(_ stages: String) throws {
+        let dir = TestPaths.temporaryDirectory("engine-branch-points")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fused = try renderFile(stages, in: dir), unfused = try renderFile(stages, extra: ["--no-fuse"], in: dir)
+        #expect(try size(fused) == size(unfused))
+        let d = maxDifference(try pixels(fused), try pixels(unfused))
+        #expect(d <= 1, "max difference \(d)/255")
+    }
+
     @Test("a straighten keeping part of its canvas decodes only what it reads: the bytes of the same photo decoded whole")
     func straightenDecodeWindow() throws {
         let dir = TestPaths.temporaryDirectory("engine-straighten-decode-window")

@@ -150,7 +150,9 @@ struct LanguageCommandTests: CLITest {
         let text = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - contrast: 1.1\n"
             + "  - shadows-highlights: {shadows: 0.3}\n  - exposure: 0.1\n  - sharpen: {amount: 0.5, sigma: 1px}\n  - vibrance: 0.2\n"
             + "  - blur: {sigma: 2px}\n  - saturation: 1.1\n"
-        let glow = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - id: base\n    exposure: 0.1\n  - id: glow\n    input: base\n"
+        // (A saturation before the branch point: per-channel steps would move to its readers
+        // instead, `BranchFromSource`, and the blur's reader would read the photo's codes.)
+        let glow = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - id: base\n    saturation: 1.1\n  - id: glow\n    input: base\n"
             + "    blur: 4px\n  - input: base\n    blend: {with: glow, mode: screen, opacity: 0.5}\n"
         let dir = try folder(["f.recipe.yaml": text, "g.recipe.yaml": glow])
         defer { try? FileManager.default.removeItem(at: dir) }
