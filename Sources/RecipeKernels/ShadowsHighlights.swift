@@ -1,3 +1,4 @@
+import CKernelsSIMD
 /// Shadows/highlights' gain (ops-reference §4.24): linear light is scaled by
 /// 2^(shadows·(1 − Yb)² − highlights·Yb²), Yb the blurred encoded luma clamped to [0, 1].
 ///
@@ -11,6 +12,14 @@ public enum ShadowsHighlights {
     public static func gain(_ yb: SIMD8<Float>, shadows: Float, highlights: Float) -> SIMD8<Float> {
         let y = FastMath.clamp(yb, upTo: 1), rest = 1 - y
         return FastMath.exp2(shadows * rest * rest - highlights * y * y)
+    }
+
+    /// `gain` over `count` lumas into `out`, in C (`rk_sh_gains`: AVX2 where the CPU has it; this
+    /// build's Swift lanes are SSE), the same floats.
+    @inlinable
+    public static func gains(_ yb: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, count: Int,
+                             shadows: Float, highlights: Float) {
+        rk_sh_gains(yb, out, Int32(count), shadows, highlights)
     }
 
     /// The formula in Double.

@@ -406,49 +406,18 @@ public final class BlurStage: RowSource {
             finish(out, row: y)
         case .shadowsHighlights(let shadows, let highlights, let encoded):
             let v = original!
-            typealias V = SIMD8<Float>
-            @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
-            @inline(__always) func store(_ value: V, _ p: UnsafeMutablePointer<Float>) {
-                UnsafeMutableRawPointer(p).storeBytes(of: value, as: V.self)
-            }
-            let span = width / 8 * 8
-            // The gains of the last few pixels, from a vector filled as far as the row goes.
-            @inline(__always) func tailGains() -> V {
-                var yb = V()
-                for k in 0..<(width - span) { yb[k] = line[span + k] }
-                return ShadowsHighlights.gain(yb, shadows: shadows, highlights: highlights)
-            }
-            if encoded {
-                // The gains, then applied to the encoded originals on their way to the output row
-                // (`EncodedGain`).
-                withUnsafeTemporaryAllocation(of: Float.self, capacity: span + 8) { buffer in
-                    let gains = buffer.baseAddress!
-                    for x in stride(from: 0, to: span, by: 8) {
-                        store(ShadowsHighlights.gain(load(line + x), shadows: shadows, highlights: highlights), gains + x)
-                    }
-                    if span < width {
-                        let g = tailGains()
-                        for k in 0..<(width - span) { gains[span + k] = g[k] }
-                    }
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: width) { buffer in
+                let gains = buffer.baseAddress!
+                ShadowsHighlights.gains(line, into: gains, count: width, shadows: shadows, highlights: highlights)
+                if encoded {
+                    // Applied to the encoded originals on their way to the output row (`EncodedGain`).
                     EncodedGain.apply(from: v, v + width, v + 2 * width, to: out, out + width, out + 2 * width, gains: gains, count: width)
-                }
-                finish(out, row: y)
-                return
-            }
-            // The originals times their gains, straight into the output row's planes.
-            let (r, g, b) = (out, out + width, out + 2 * width)
-            for x in stride(from: 0, to: span, by: 8) {
-                let k = ShadowsHighlights.gain(load(line + x), shadows: shadows, highlights: highlights)
-                store(load(v + x) * k, r + x)
-                store(load(v + width + x) * k, g + x)
-                store(load(v + 2 * width + x) * k, b + x)
-            }
-            if span < width {
-                let k = tailGains()
-                for i in 0..<(width - span) {
-                    r[span + i] = v[span + i] * k[i]
-                    g[span + i] = v[width + span + i] * k[i]
-                    b[span + i] = v[2 * width + span + i] * k[i]
+                } else {
+                    // The linear originals times their gains, into the output row's planes.
+                    for c in 0..<3 {
+                        let (src, dst) = (v + c * width, out + c * width)
+                        for x in 0..<width { dst[x] = src[x] * gains[x] }
+                    }
                 }
             }
             finish(out, row: y)

@@ -1,3 +1,4 @@
+import CKernelsSIMD
 import Glibc
 import RecipeKernels
 import Testing
@@ -98,5 +99,25 @@ struct ShadowsHighlightsGainTests {
             #expect(abs(Double(nan[0]) - ShadowsHighlights.gainReference(0, shadows: s, highlights: h)) < 1e-5)
         }
         #expect(worst < 1e-6, "worst relative error \(worst)")
+    }
+
+    @Test("the row kernel in C (AVX2, and without) gives the eight lanes' floats bit for bit, NaN, negatives and past 1 too")
+    func rowKernel() {
+        var yb: [Float] = (0..<2001).map { Float($0 - 300) / 1200 } + [.nan, -.infinity, .infinity, -0.0, 0, 1, 1.0000001, 0.99999994]
+        yb += (0..<77).map { Float($0) * 0.013 }  // a count that is not a multiple of eight
+        for (s, h) in [(Float(0.3), Float(0.2)), (1, 1), (-1, -0.5), (0, 0), (2.5, 0)] {
+            var simd = [Float](repeating: 0, count: yb.count)
+            for i in stride(from: 0, to: yb.count, by: 8) {
+                var v = SIMD8<Float>(repeating: 0)
+                for k in 0..<min(8, yb.count - i) { v[k] = yb[i + k] }
+                let g = ShadowsHighlights.gain(v, shadows: s, highlights: h)
+                for k in 0..<min(8, yb.count - i) { simd[i + k] = g[k] }
+            }
+            var fast = [Float](repeating: -1, count: yb.count), plain = fast
+            ShadowsHighlights.gains(yb, into: &fast, count: yb.count, shadows: s, highlights: h)
+            rk_sh_gains_without_avx2(yb, &plain, Int32(yb.count), s, h)
+            #expect(fast.map(\.bitPattern) == simd.map(\.bitPattern), "shadows \(s), highlights \(h)")
+            #expect(plain.map(\.bitPattern) == simd.map(\.bitPattern), "shadows \(s), highlights \(h), without AVX2")
+        }
     }
 }

@@ -66,6 +66,12 @@ void rk_blend_row(const float *base, const float *top, float *out, int count, in
  * the hardware's, or fmaf). */
 int rk_srgb_curve(float *plane, int count, int to_linear, uint8_t *outside);
 
+/* Shadows/highlights' gains 2^(shadows·(1 − y)² − highlights·y²) of `count` blurred lumas (y
+ * clamped to [0, 1], NaN to 0): ShadowsHighlights.gain's floats. The second without AVX2 on any
+ * CPU (for tests: the two give the same floats). */
+void rk_sh_gains(const float *yb, float *out, int count, float shadows, float highlights);
+void rk_sh_gains_without_avx2(const float *yb, float *out, int count, float shadows, float highlights);
+
 /* Scales the light of `count` pixels given as sRGB-encoded planes by `gain` (one a pixel), in
  * place: v' = gain^(1/2.4)·(v + 0.055) − 0.055 above the curve's toe (exact there), the exact
  * decode, gain and encode for vectors with a value at or below it. Values are sign-symmetric. */
