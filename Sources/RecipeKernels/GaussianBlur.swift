@@ -1,3 +1,4 @@
+import CKernelsSIMD
 /// A separable Gaussian, clamp-to-edge, as libvips' `gaussblur --precision float --min-ampl 0.001`
 /// builds it: taps out to where exp(−x²/2σ²) falls below 0.001, normalised to sum 1.
 ///
@@ -66,33 +67,9 @@ public enum GaussianBlur {
         for i in 0..<r { padded[i] = src[0] }
         padded.advanced(by: r).update(from: src, count: width)
         for i in 0..<(r + 8) { padded[r + width + i] = src[width - 1] }
-        @inline(__always) func load(_ i: Int) -> SIMD8<Float> { UnsafeRawPointer(padded + i).loadUnaligned(as: SIMD8<Float>.self) }
-        @inline(__always) func store(_ v: SIMD8<Float>, _ i: Int) { UnsafeMutableRawPointer(dst + i).storeBytes(of: v, as: SIMD8<Float>.self) }
-        var x = 0
-        while x + 32 <= width {
-            var a0 = SIMD8<Float>(), a1 = SIMD8<Float>(), a2 = SIMD8<Float>(), a3 = SIMD8<Float>()
-            for k in 0..<taps.count {
-                let w = taps[k]
-                a0 = a0 + w * load(x + k)
-                a1 = a1 + w * load(x + k + 8)
-                a2 = a2 + w * load(x + k + 16)
-                a3 = a3 + w * load(x + k + 24)
-            }
-            store(a0, x); store(a1, x + 8); store(a2, x + 16); store(a3, x + 24)
-            x += 32
-        }
-        while x + 8 <= width {
-            var acc = SIMD8<Float>()
-            for k in 0..<taps.count { acc = acc + taps[k] * load(x + k) }
-            store(acc, x)
-            x += 8
-        }
-        while x < width {
-            var acc: Float = 0
-            for k in 0..<taps.count { acc += taps[k] * padded[x + k] }
-            dst[x] = acc
-            x += 1
-        }
+        // The sums in C (`rk_blur_horizontal`: AVX2 eight lanes; Swift's SIMD8 is SSE on this
+        // baseline build), each Σₖ taps[k]·padded[x + k] from 0 in tap order.
+        rk_blur_horizontal(padded, dst, Int32(width), taps.baseAddress!, Int32(taps.count))
     }
 
     /// Rows that `vertical` works on at once.
@@ -121,52 +98,9 @@ public enum GaussianBlur {
             }
             return
         }
-        var i = columns.lowerBound
-        while i + 8 <= count {
-            @inline(__always) func load(_ t: Int) -> SIMD8<Float> { UnsafeRawPointer(rows[t] + i).loadUnaligned(as: SIMD8<Float>.self) }
-            var a0 = SIMD8<Float>(), a1 = SIMD8<Float>(), a2 = SIMD8<Float>()
-            var a3 = SIMD8<Float>(), a4 = SIMD8<Float>(), a5 = SIMD8<Float>()
-            // Input row t feeds output j with tap t − j. The first five and last five input rows
-            // feed only some outputs; the rows between feed all six.
-            for t in 0..<(m - 1) {
-                let v = load(t)
-                a0 = a0 + taps[t] * v
-                if t >= 1 { a1 = a1 + taps[t - 1] * v }
-                if t >= 2 { a2 = a2 + taps[t - 2] * v }
-                if t >= 3 { a3 = a3 + taps[t - 3] * v }
-                if t >= 4 { a4 = a4 + taps[t - 4] * v }
-            }
-            for t in (m - 1)..<n {
-                let v = load(t)
-                a0 = a0 + taps[t] * v
-                a1 = a1 + taps[t - 1] * v
-                a2 = a2 + taps[t - 2] * v
-                a3 = a3 + taps[t - 3] * v
-                a4 = a4 + taps[t - 4] * v
-                a5 = a5 + taps[t - 5] * v
-            }
-            for t in n..<(n + m - 1) {
-                let v = load(t)
-                if t - 1 < n { a1 = a1 + taps[t - 1] * v }
-                if t - 2 < n { a2 = a2 + taps[t - 2] * v }
-                if t - 3 < n { a3 = a3 + taps[t - 3] * v }
-                if t - 4 < n { a4 = a4 + taps[t - 4] * v }
-                a5 = a5 + taps[t - 5] * v
-            }
-            @inline(__always) func store(_ a: SIMD8<Float>, _ j: Int) {
-                UnsafeMutableRawPointer(lines + j * lineStride + i).storeBytes(of: a, as: SIMD8<Float>.self)
-            }
-            store(a0, 0); store(a1, 1); store(a2, 2); store(a3, 3); store(a4, 4); store(a5, 5)
-            i += 8
-        }
-        while i < count {
-            for j in 0..<m {
-                var acc: Float = 0
-                for k in 0..<n { acc += taps[k] * rows[j + k][i] }
-                lines[j * lineStride + i] = acc
-            }
-            i += 1
-        }
+        // In C (`rk_blur_vertical6`): the same sums in the same order, eight lanes with AVX2.
+        rk_blur_vertical6(UnsafeRawPointer(rows).assumingMemoryBound(to: UnsafePointer<Float>?.self), taps.baseAddress!, Int32(n), lines,
+                          lineStride, Int32(columns.lowerBound), Int32(count))
     }
 
     /// `dst[i] += w · src[i]` for `count` floats (a vertical tap over a row).

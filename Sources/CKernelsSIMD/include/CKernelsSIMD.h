@@ -104,4 +104,11 @@ void rk_coarse_lerp(const float *src, const int32_t *column, const float *weight
  * planes (or the blurred luma alone with `luma`); `out` gets three planes of `width` floats. */
 void rk_unsharp_row(const float *original, const float *blurred, int width, float amount, float threshold, int luma, float *out);
 
+/* The direct Gaussian (GaussianBlur): `dst[x]` = Σₖ taps[k]·padded[x + k] for x < width (the
+ * row padded by the caller); and six output rows at once, `lines + j·stride` gets
+ * Σₖ taps[k]·rows[j + k] at columns from..<to, from the n + 5 rows in order. Swift's sums, the
+ * same floats. */
+void rk_blur_horizontal(const float *padded, float *dst, int width, const float *taps, int n);
+void rk_blur_vertical6(const float *const *rows, const float *taps, int n, float *lines, ptrdiff_t stride, int from, int to);
+
 #endif
