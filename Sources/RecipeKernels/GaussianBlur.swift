@@ -103,17 +103,11 @@ public enum GaussianBlur {
                           lineStride, Int32(columns.lowerBound), Int32(count))
     }
 
-    /// `dst[i] += w · src[i]` for `count` floats (a vertical tap over a row).
+    /// `dst[i] += w · src[i]` for `count` floats (a vertical tap over a row): `rk_axpy`, the same
+    /// operations eight lanes at a time with AVX2 (`dst` and `src` must not overlap).
     @inline(__always)
     public static func accumulate(_ dst: UnsafeMutablePointer<Float>, _ src: UnsafePointer<Float>, weight w: Float, count: Int) {
-        var i = 0
-        while i + 8 <= count {
-            let d = UnsafeMutableRawPointer(dst + i)
-            d.storeBytes(of: d.loadUnaligned(as: SIMD8<Float>.self) + w * UnsafeRawPointer(src + i).loadUnaligned(as: SIMD8<Float>.self),
-                         as: SIMD8<Float>.self)
-            i += 8
-        }
-        while i < count { dst[i] += w * src[i]; i += 1 }
+        rk_axpy(dst, src, w, Int32(count))
     }
 
     /// Scalar reference of `horizontal` (the tests hold the fast one to it).
