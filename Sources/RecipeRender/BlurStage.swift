@@ -49,7 +49,9 @@ public final class BlurStage: RowSource {
     // RowSource existential (with its exclusivity checks) cost more than the arithmetic.
     public let width: Int
     public let height: Int
-    public var format: PixelFormat { source.format }
+    /// Float RGB, or the encoder's integers when the pass after the stage writes them
+    /// (`output`).
+    public let format: PixelFormat
 
     private let source: RowSource
     private let mode: Mode
@@ -101,6 +103,10 @@ public final class BlurStage: RowSource {
     /// A point pass of any steps run on each output row's planes, as the fused pass after the
     /// stage would run it (no stage, thread or strip of its own); nil: none.
     private let emitProgram: PointProgram?
+    /// With integer output: the pass that writes the rows' samples (`emitProgram`, or the plain
+    /// conversion), and the float row it reads.
+    private let storeProgram: PointProgram?
+    private let floatRow: UnsafeMutablePointer<Float>?
     /// Shadows/highlights given encoded rows and → linear to read them with: the mask's luma is
     /// taken from the rows as they come (decided once, not per row).
     private let maskFromEncodedRows: Bool
@@ -122,10 +128,20 @@ public final class BlurStage: RowSource {
     public init(source: RowSource, sigma: Double, kernel: GaussianBlur.Kernel = .sampled, mode: Mode = .blur,
                 threads: Int = 1, minimumPooledWork: Int = BlurStage.defaultMinimumPooledWork,
                 coarseSigma: Double? = DecimatedGaussian.coarseSigma, readSteps: [PointStep] = [], emitSteps: [PointStep] = [],
-                emitProgram: PointProgram? = nil) {
+                emitProgram: PointProgram? = nil, output: SampleType = .float32) {
         precondition(source.format == PixelFormat(.rgb, .float32), "BlurStage takes float RGB, not \(source.format)")
         precondition(emitProgram == nil || emitSteps.isEmpty, "steps or a program after the stage, not both")
-        self.emitProgram = emitProgram
+        format = PixelFormat(.rgb, output)
+        if output == .float32 {
+            self.emitProgram = emitProgram
+            storeProgram = nil
+            floatRow = nil
+        } else {
+            // The last pass (or the plain conversion) writes the integers from each float row.
+            self.emitProgram = nil
+            storeProgram = emitProgram ?? PointProgram(steps: [])
+            floatRow = .allocate(capacity: 3 * source.width)
+        }
         self.readSteps = readSteps.isEmpty ? nil : ChannelTables(steps: readSteps)
         self.emitSteps = emitSteps.isEmpty ? nil : ChannelTables(steps: emitSteps)
         if case .shadowsHighlights(_, _, false) = mode { maskFromEncodedRows = readSteps == [.toLinear] } else { maskFromEncodedRows = false }
@@ -251,6 +267,7 @@ public final class BlurStage: RowSource {
         taps.deallocate()
         ring.deallocate()
         batchSources.deallocate()
+        floatRow?.deallocate()
         originals?.deallocate()
         encodedRow?.deallocate()
         lines.deallocate()
@@ -346,9 +363,10 @@ public final class BlurStage: RowSource {
                     decimated.push(try readSourceRow(decimated.rowsPushed, scratch: rowPlanes, keep: false))
                 }
                 // The blur's planes straight into the output row; a mask's into `lines`.
-                let out = buffer.row(n).assumingMemoryBound(to: Float.self), line = mode == .blur ? out : lines
+                let out = floatRow ?? buffer.row(n).assumingMemoryBound(to: Float.self), line = mode == .blur ? out : lines
                 decimated.blurredRow(produced, into: line)
                 emit(row: produced, from: line, into: out)
+                store(out, into: buffer.row(n), row: produced)
                 n += 1
                 produced += 1
                 continue
@@ -380,8 +398,9 @@ public final class BlurStage: RowSource {
                 linesStart = y0
                 linesEnd = y0 + m
             }
-            emit(row: produced, from: lines + (produced - linesStart) * count,
-                 into: buffer.row(n).assumingMemoryBound(to: Float.self))
+            let out = floatRow ?? buffer.row(n).assumingMemoryBound(to: Float.self)
+            emit(row: produced, from: lines + (produced - linesStart) * count, into: out)
+            store(out, into: buffer.row(n), row: produced)
             n += 1
             produced += 1
         }
@@ -422,6 +441,12 @@ public final class BlurStage: RowSource {
             }
             finish(out, row: y)
         }
+    }
+
+    /// With integer output, the float row `out` written as the output row's samples.
+    @inline(__always)
+    private func store(_ out: UnsafeMutablePointer<Float>, into row: UnsafeMutableRawPointer, row y: Int) {
+        storeProgram?.run(UnsafeRawPointer(out), from: .float32, into: row, to: format.sampleType, pixels: width, y: y)
     }
 
     /// The steps or pass after the stage, on output row `y`'s planes in place.

@@ -323,6 +323,10 @@ package struct RenderJob {
         /// A pass of steps that are not all per-channel run on the rows a neighbourhood stage
         /// emits (its steps are in `emits` too): the pass itself, tables built.
         package var emitPrograms: [Int: PointProgram] = [:]
+        /// A neighbourhood stage that writes the encoder's integers itself: the pass after it
+        /// that writes them runs inside it (`emitPrograms`), or, when it is the last stage, the
+        /// plain conversion does.
+        package var emitOutputs: [Int: SampleType] = [:]
     }
 
     /// The fusion of `stages` whose first reads rows of `source` samples and whose last writes
@@ -367,7 +371,13 @@ package struct RenderJob {
             let readByNext = perChannelPass(i) != nil && reads == .float32 && neighbourhood(i + 1, emits: false)
             var afterUnsharp = false
             if i > 0, case .barrier(.unsharp) = stages[i - 1] { afterUnsharp = true }
-            if i > 0, neighbourhood(i - 1, emits: true), writesFloats(i), !(afterUnsharp && readByNext) {
+            if i > 0, neighbourhood(i - 1, emits: true), !writesFloats(i) {
+                // The last pass, writing the encoder's integers: run by the stage as it emits.
+                fusion.emits[i - 1] = programs[0].steps
+                fusion.emitPrograms[i - 1] = programs[0]
+                fusion.emitOutputs[i - 1] = output
+                fusion.inside.insert(i)
+            } else if i > 0, neighbourhood(i - 1, emits: true), writesFloats(i), !(afterUnsharp && readByNext) {
                 // Per-channel steps as tables on the whole row; other passes as they are.
                 if let steps = perChannelPass(i) { fusion.emits[i - 1] = steps } else {
                     fusion.emits[i - 1] = programs[0].steps
@@ -382,6 +392,8 @@ package struct RenderJob {
                 fusion.reads[i + 1] = [.toLinear]
             }
         }
+        // A neighbourhood stage last writes the encoder's integers itself (the plain conversion).
+        if output != .float32, let last = stages.indices.last, neighbourhood(last, emits: true) { fusion.emitOutputs[last] = output }
         return fusion
     }
 
@@ -553,7 +565,7 @@ package struct RenderJob {
                 if case .keep = barrier {} else { chain = converted(current, to: .float32) }
             }
             var input: RowSource { chain! }
-            let (reads, emitProgram) = (fusion.reads[index] ?? [], fusion.emitPrograms[index])
+            let (reads, emitProgram, emitOutput) = (fusion.reads[index] ?? [], fusion.emitPrograms[index], fusion.emitOutputs[index] ?? .float32)
             let emits = emitProgram == nil ? fusion.emits[index] ?? [] : []
             switch stage {
             case .point(let programs):
@@ -562,16 +574,16 @@ package struct RenderJob {
                 switch barrier {
                 case .blur(let sigma, let kernel, _):
                     chain = BlurStage(source: input, sigma: sigma, kernel: kernel, mode: .blur, threads: windowThreads,
-                                      readSteps: reads, emitSteps: emits, emitProgram: emitProgram)
+                                      readSteps: reads, emitSteps: emits, emitProgram: emitProgram, output: emitOutput)
                 case .unsharp(let sigma, let kernel, let amount, let threshold, let luma, _):
                     chain = BlurStage(source: input, sigma: sigma, kernel: kernel,
                                       mode: .unsharp(amount: Float(amount), threshold: Float(threshold), luma: luma), threads: windowThreads,
-                                      readSteps: reads, emitSteps: emits, emitProgram: emitProgram)
+                                      readSteps: reads, emitSteps: emits, emitProgram: emitProgram, output: emitOutput)
                 case .shadowsHighlights(let shadows, let highlights, let sigma, let kernel, let encoded, _):
                     chain = BlurStage(source: input, sigma: sigma, kernel: kernel,
                                       mode: .shadowsHighlights(shadows: Float(shadows), highlights: Float(highlights), encoded: encoded),
                                       threads: windowThreads,
-                                      readSteps: reads, emitSteps: emits, emitProgram: emitProgram)
+                                      readSteps: reads, emitSteps: emits, emitProgram: emitProgram, output: emitOutput)
                 case .geometric(let step, _):
                     switch step {
                     case .crop(let x, let y, let w, let h): chain = CropStep(source: input, x: x, y: y, width: w, height: h)

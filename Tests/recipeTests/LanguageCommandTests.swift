@@ -162,6 +162,8 @@ struct LanguageCommandTests: CLITest {
         #expect(out.contains("at run time: pass 1 leaves its last → linear to pass 2, which takes its mask from the encoded rows"), "\(out)")
         #expect(out.contains("at run time: pass 3 (matrix, → encoded) runs inside pass 2, on each row it emits"), "\(out)")
         #expect(out.contains("at run time: pass 5 (vibrance, → linear) runs inside pass 4, on each row it emits"), "\(out)")
+        // The last pass, writing the encoder's 8-bit codes, runs inside the blur before it.
+        #expect(out.contains("at run time: pass 7 (matrix, → encoded) runs inside pass 6, on each row it emits"), "\(out)")
         let g = String(decoding: try recipe(["explain", dir.appendingPathComponent("g.recipe.yaml").path, "--size", "3000x2000"]).stdout,
                        as: UTF8.self)
         #expect(g.contains("at run time: pass 4 (→ linear) runs inside pass 5, on each row it reads"), "\(g)")
