@@ -552,8 +552,8 @@ void rk_lut3d_tetrahedral(const float *table, int size, float *planes, int tile,
 
 /* ---- Planes to planes ---------------------------------------------------------------------------
  * A point pass's tile in and out of a row of float planes (float rows between stages are planar:
- * a row's r, g and b planes one after the other). A loop of vector moves: three memcpy calls a
- * 64-pixel tile cost more than the copies. */
+ * a row's r, g and b planes one after the other), and any three equally spaced planes: a loop
+ * of vector moves, no call per plane for a tile's 256 bytes. */
 typedef float rk_v8 __attribute__((vector_size(32), aligned(4)));
 
 void rk_copy_planes(const float *from, ptrdiff_t from_stride, float *to, ptrdiff_t to_stride, int count) {
@@ -1045,16 +1045,16 @@ static int rk_sh_gains_avx2(const float *yb, float *out, int count, float shadow
 }
 #endif
 
+void rk_sh_gains_without_avx2(const float *yb, float *out, int count, float shadows, float highlights) {
+    for (int i = 0; i < count; i++) out[i] = rk_sh_gain_one(yb[i], shadows, highlights);
+}
+
 void rk_sh_gains(const float *yb, float *out, int count, float shadows, float highlights) {
     int i = 0;
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     if (rk_has_avx2()) i = rk_sh_gains_avx2(yb, out, count, shadows, highlights);
 #endif
-    for (; i < count; i++) out[i] = rk_sh_gain_one(yb[i], shadows, highlights);
-}
-
-void rk_sh_gains_without_avx2(const float *yb, float *out, int count, float shadows, float highlights) {
-    for (int i = 0; i < count; i++) out[i] = rk_sh_gain_one(yb[i], shadows, highlights);
+    rk_sh_gains_without_avx2(yb + i, out + i, count - i, shadows, highlights);
 }
 
 /* ---- a vignette's gains ----------------------------------------------------------------------
@@ -1222,7 +1222,7 @@ void rk_coarse_lerp(const float *src, const int32_t *column, const float *weight
 #define RK_UNSHARP_BODY                                                                             \
     const float *r = original, *g = original + width, *b = original + 2 * (ptrdiff_t)width;       \
     if (luma) {                                                                                     \
-        for (int x = 0; x < width; x++) {                                                           \
+        for (int x = from; x < width; x++) {                                                        \
             float v[3] = {r[x], g[x], b[x]};                                                        \
             float d = 0.2126f * v[0] + 0.7152f * v[1] + 0.0722f * v[2] - blurred[x];                \
             float a = 2 * d;                                                                        \
@@ -1234,15 +1234,16 @@ void rk_coarse_lerp(const float *src, const int32_t *column, const float *weight
     for (int c = 0; c < 3; c++) {                                                                   \
         const float *v = original + c * (ptrdiff_t)width, *bl = blurred + c * (ptrdiff_t)width;     \
         float *o = out + c * (ptrdiff_t)width;                                                      \
-        for (int x = 0; x < width; x++) {                                                           \
+        for (int x = from; x < width; x++) {                                                        \
             float d = v[x] - bl[x];                                                                 \
             float a = 2 * d;                                                                        \
             a = a < 0 ? -a : a;                                                                     \
             o[x] = a < threshold ? v[x] : v[x] + amount * d;                                        \
         }                                                                                           \
     }
+/* From column `from` (the AVX2 loop's leftovers, or 0). */
 static void rk_unsharp_plain(const float *original, const float *blurred, int width, float amount, float threshold, int luma,
-                             float *out) { RK_UNSHARP_BODY }
+                             float *out, int from) { RK_UNSHARP_BODY }
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 /* In intrinsics: left to the compiler, the threshold's choice became masked stores (microcoded
  * on AMD). Eight pixels a step; the row's last few by the plain loop. */
@@ -1275,18 +1276,7 @@ void rk_unsharp_row(const float *original, const float *blurred, int width, floa
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     if (rk_has_avx2()) x = rk_unsharp_avx2(original, blurred, width, amount, threshold, luma, out);
 #endif
-    if (x == 0) { rk_unsharp_plain(original, blurred, width, amount, threshold, luma, out); return; }
-    /* The last few pixels: the plain loop on a row that starts at x (planes still `width` apart). */
-    for (; x < width; x++) {
-        float v[3] = {original[x], original[width + x], original[2 * (ptrdiff_t)width + x]};
-        float y = 0.2126f * v[0] + 0.7152f * v[1] + 0.0722f * v[2];
-        for (int c = 0; c < 3; c++) {
-            float d = luma ? y - blurred[x] : v[c] - blurred[c * (ptrdiff_t)width + x];
-            float a = 2 * d;
-            a = a < 0 ? -a : a;
-            out[c * (ptrdiff_t)width + x] = a < threshold ? v[c] : v[c] + amount * d;
-        }
-    }
+    rk_unsharp_plain(original, blurred, width, amount, threshold, luma, out, x);
 }
 
 /* ---- the direct Gaussian's passes ----------------------------------------------------------

@@ -96,8 +96,8 @@ public final class BlurStage: RowSource {
     /// A wide blur's coarse-grid computation; nil: the direct sums (`ring`, `lines`).
     private let decimated: DecimatedGaussian?
     /// Per-channel steps run on each source row's planes as it is read (the conversion into the
-    /// stage's space that a pass of its own would make), and on each output row's planes before
-    /// they are interleaved (the conversion out of it); nil: none.
+    /// stage's space that a pass of its own would make), and on each output row's planes (the
+    /// conversion out of it); nil: none.
     private let readSteps: ChannelTables?
     private let emitSteps: ChannelTables?
     /// A point pass of any steps run on each output row's planes, as the fused pass after the

@@ -337,11 +337,10 @@ package struct RenderJob {
             guard i < stages.count, case .point(let programs) = stages[i], programs.count == 1, programs[0].isPerChannelOnly else { return nil }
             return programs[0].steps
         }
-        func neighbourhood(_ i: Int, emits: Bool) -> Bool {
-            guard i < stages.count, case .barrier(let b) = stages[i] else { return false }
+        func neighbourhood(_ i: Int) -> Bool {
+            guard i >= 0, i < stages.count, case .barrier(let b) = stages[i] else { return false }
             switch b {
-            case .blur, .shadowsHighlights: return true
-            case .unsharp: return true
+            case .blur, .shadowsHighlights, .unsharp: return true
             default: return false
             }
         }
@@ -368,20 +367,16 @@ package struct RenderJob {
             // A pass between an unsharp mask and a stage that would read it stays with the reader
             // (as before the unsharp mask could take passes): shadows/highlights takes its
             // mask from the encoded rows only when it reads the → linear itself.
-            let readByNext = perChannelPass(i) != nil && reads == .float32 && neighbourhood(i + 1, emits: false)
+            let readByNext = perChannelPass(i) != nil && reads == .float32 && neighbourhood(i + 1)
             var afterUnsharp = false
             if i > 0, case .barrier(.unsharp) = stages[i - 1] { afterUnsharp = true }
-            if i > 0, neighbourhood(i - 1, emits: true), !writesFloats(i) {
-                // The last pass, writing the encoder's integers: run by the stage as it emits.
-                fusion.emits[i - 1] = programs[0].steps
-                fusion.emitPrograms[i - 1] = programs[0]
-                fusion.emitOutputs[i - 1] = output
-                fusion.inside.insert(i)
-            } else if i > 0, neighbourhood(i - 1, emits: true), writesFloats(i), !(afterUnsharp && readByNext) {
-                // Per-channel steps as tables on the whole row; other passes as they are.
-                if let steps = perChannelPass(i) { fusion.emits[i - 1] = steps } else {
+            if neighbourhood(i - 1), !(afterUnsharp && readByNext) {
+                // Per-channel steps writing floats as tables on the whole row; other passes as
+                // they are, the last (writing the encoder's integers) storing the rows too.
+                if writesFloats(i), let steps = perChannelPass(i) { fusion.emits[i - 1] = steps } else {
                     fusion.emits[i - 1] = programs[0].steps
                     fusion.emitPrograms[i - 1] = programs[0]
+                    if !writesFloats(i) { fusion.emitOutputs[i - 1] = output }
                 }
                 fusion.inside.insert(i)
             } else if readByNext, let steps = perChannelPass(i) {
@@ -393,7 +388,7 @@ package struct RenderJob {
             }
         }
         // A neighbourhood stage last writes the encoder's integers itself (the plain conversion).
-        if output != .float32, let last = stages.indices.last, neighbourhood(last, emits: true) { fusion.emitOutputs[last] = output }
+        if output != .float32, let last = stages.indices.last, neighbourhood(last) { fusion.emitOutputs[last] = output }
         return fusion
     }
 
@@ -510,8 +505,9 @@ package struct RenderJob {
     /// the encoder's). Samples cross the stage boundaries as floats in the space the planner chose
     /// for each (`ExecutionPlan.Barrier.space`), so nothing is quantised between stages: integer
     /// rows become floats before the first stage that needs them and `output` integers after the
-    /// last (crops, rotations and flips move integers as they are). Images kept at branch points
-    /// are teed to their readers.
+    /// last, or in it (`StageFusion.emitOutputs`; crops, rotations and flips move integers as they
+    /// are). Images kept at branch points are teed to their readers as they come, the photo's
+    /// integers where nothing ran before the branch point (`BranchFromSource`).
     ///
     /// A blur, unsharp mask or shadows/highlights outweighs everything else in a render that has
     /// one (clarity, σ 2% of the short side, is ~25 G multiply-adds on 24 MP), and while it runs
