@@ -7,6 +7,7 @@ import RecipeSession
 
 struct Apply: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "apply",
         abstract: "Apply recipes to files and folders of photos: incremental, parallel, resumable.",
         discussion: """
             Arguments ending in .recipe.yaml (or .recipe.yml, or given with --recipe) are recipes, \

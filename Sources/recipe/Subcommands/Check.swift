@@ -14,6 +14,7 @@ enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable {
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Check recipes: every diagnostic of every file, with the line, a caret and how to fix it.",
         discussion: """
         Folders are searched for *.recipe.yaml. Exit status: 0 when no file has an error (warnings \

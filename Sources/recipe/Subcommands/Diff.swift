@@ -5,6 +5,7 @@ import RecipeSession
 
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "diff",
         abstract: "Show what changed between two recipes: stages added, removed, moved, parameters changed.",
         discussion: """
         Compares meaning, not text: formatting, comments, key order and shorthand do not count \

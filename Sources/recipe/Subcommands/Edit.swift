@@ -5,6 +5,7 @@ import RecipeSession
 
 struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "edit",
         abstract: "Start or continue the edit of a photo: append stages to its sidecar and render the current version.",
         discussion: """
             The photo's adjustment data is its sidecar PHOTO.recipe.yaml. If it is ours (format \

@@ -10,6 +10,7 @@ import RecipeSession
 
 struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "explain",
         abstract: "Show the typed filter graph a recipe compiles to: each node's op, class, parameters, inputs and size.",
         discussion: """
         Sizes are computed for --photo's upright size, or --size, or a nominal 6000×4000. \

@@ -5,6 +5,7 @@ import RecipeSession
 
 struct Fmt: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fmt",
         abstract: "Rewrite recipes in the canonical form (key order, numbers, units; comments kept).",
         discussion: """
         The canonical form is what the tools write, so diffs show only real edits. fmt never changes \

@@ -11,6 +11,7 @@ import RecipeSession
 
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "history",
         abstract: "List a photo's edit layers bottom up (original, frozen bases, stages), extract the foreign data, or draw a contact sheet.",
         discussion: """
             Examples:

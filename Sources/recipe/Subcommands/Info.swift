@@ -6,6 +6,7 @@ import RecipeSession
 
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "info",
         abstract: "Describe a photo: size, format, colour model, bit depth, orientation, metadata.",
         discussion: "Reads the header and metadata only; no pixels are decoded.")
 

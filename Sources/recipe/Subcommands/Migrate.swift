@@ -5,6 +5,7 @@ import RecipeSession
 
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "migrate",
         abstract: "Rewrite recipes of an older format version to the current one, so the upgrade is a visible diff.",
         discussion: """
         Migrations run one version step at a time; the file is then written in the canonical form \

@@ -6,6 +6,7 @@ import RecipeSession
 
 struct Ops: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "ops",
         abstract: "List the operations, or show one: its parameters, units, ranges, defaults and an example.",
         discussion: "`recipe ops --markdown` prints Grammar/operations.md (generated from the op declarations).")
 
@@ -68,6 +69,7 @@ struct Ops: ParsableCommand {
 
 struct Schema: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "schema",
         abstract: "Print the JSON Schema of recipes (Grammar/recipe.schema.json), for YAML editors.")
 
     func run() throws {

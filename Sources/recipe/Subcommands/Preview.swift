@@ -11,7 +11,7 @@ import Glibc
 /// 3.5 ms slower to start and 6.5 MiB larger (identity render of photo24 0.54× → 0.58× the
 /// decode + encode floor).
 struct Preview: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: PreviewOptions.abstract, discussion: PreviewOptions.discussion)
+    static let configuration = CommandConfiguration(commandName: "preview", abstract: PreviewOptions.abstract, discussion: PreviewOptions.discussion)
 
     @OptionGroup var options: PreviewOptions
 

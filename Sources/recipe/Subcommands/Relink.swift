@@ -8,6 +8,7 @@ import RecipeSession
 
 struct Relink: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "relink",
         abstract: "Re-attach an edit to a photo that was renamed or moved (found by content), or accept a replaced original.",
         discussion: """
             A sidecar binds to its original by SHA-256 and size, not by name. After a rename or \

@@ -22,6 +22,7 @@ extension JPEGOptions.Subsampling: ExpressibleByArgument {
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "render",
         abstract: "Render a photo to a new file (the original is only read).",
         discussion: """
             Without --recipe, a photo that has a sidecar (PHOTO.recipe.yaml) is rendered from it: \

@@ -5,6 +5,7 @@ import RecipeSession
 
 struct Revert: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "revert",
         abstract: "Revert part of a photo's edit: one stage, the top frozen base, or everything; then re-render.",
         discussion: """
             Native stages can be removed (or turned off, keeping them in the file) anywhere. Frozen \
