@@ -101,16 +101,16 @@ struct ApplyBenchmark: ParsableCommand {
         try BenchCommand.requireCount(memoryFiles, of: "--memory-files", minimum: Self.earlyCount)
         try BenchCommand.requireCount(runs, of: "--runs")
         try BenchCommand.requireValues(["--recipe": recipe])
-        guard BenchOptions.packageRoot != nil else { throw ValidationError("cannot find the package root (Package.swift)") }
+        guard BenchPaths.packageRoot != nil else { throw ValidationError("cannot find the package root (Package.swift)") }
         guard folders <= 1000 else { throw ValidationError("--folders must be at most 1000") }
         guard memoryFiles <= files else { throw ValidationError("--memory-files must be at most --files") }
     }
 
     func run() throws {
-        guard let root = BenchOptions.packageRoot else { preconditionFailure("validate() checks the package root") }
+        let root = BenchPaths.root
         let options = Options(
             files: files, folders: folders, memoryFiles: memoryFiles, runs: runs,
-            corpus: paths.corpus(packageRoot: root), recipeBinary: paths.recipeBinary(packageRoot: root),
+            corpus: paths.resolvedCorpus, recipeBinary: paths.resolvedRecipeBinary,
             recipe: recipe.map(FileSystem.absolute) ?? FileSystem.join(root, "Recipes/basic-corrections.recipe.yaml"),
             packageRoot: root, outFile: paths.outFile, keep: keep)
         try BenchCommand.finish(Self.measure(options))
@@ -224,24 +224,16 @@ struct ApplySession {
         results.memory = measureMemory(memoryCommand, expected: subset.count)
 
         let report = ApplyReport(options: options, scratch: scratch.path, results: results)
-        let text = report.markdown
-        print(text, terminator: "")
-        var status: Int32 = results.failed ? 1 : 0
         let reportFile = scratch.file("report.md")
-        for file in [reportFile] + (options.outFile.map { [$0] } ?? []) where !FileSystem.writeFile(text, to: file) {
-            note("recipe-bench apply: cannot write \(file): \(FileSystem.errorText())")
-            status = 1
-        }
+        let written = BenchCommand.publish(report.markdown, mode: "apply", to: reportFile, options.outFile)
         note("report written to \(reportFile)")
-        return status
+        return written && !results.failed ? 0 : 1
     }
 
     /// The seed photos: each source rendered to the long edge, read back. Nil after a failure.
     func makeSeeds() -> [(source: String, bytes: [UInt8])]? {
-        let packagePhotos = (FileSystem.entryNames(FileSystem.join(options.packageRoot, "Recipes/photos")) ?? [])
-            .filter { $0.hasSuffix(".jpg") }.sorted().map { FileSystem.join(options.packageRoot, "Recipes/photos/" + $0) }
-        let benchPhotos = EngineInputs.firstPhotos(in: FileSystem.join(options.corpus, "bench"), limit: ApplyBenchmark.benchSeeds)
-        let sources = packagePhotos + benchPhotos
+        let sources = EngineInputs.firstPhotos(in: FileSystem.join(options.packageRoot, "Recipes/photos"), limit: .max)
+            + EngineInputs.firstPhotos(in: FileSystem.join(options.corpus, "bench"), limit: ApplyBenchmark.benchSeeds)
         let folder = scratch.file("seeds")
         guard !sources.isEmpty, mkdir(folder, 0o755) == 0 else {
             note("recipe-bench apply: no seed photos (Recipes/photos/*.jpg, \(options.corpus)/bench/*.jpg), or cannot "

@@ -99,7 +99,7 @@ struct ApplyReport {
             checks.append(EngineCheck(
                 verdict: wrong.isEmpty ? .pass : .miss, target: touchedTarget,
                 measured: (wrong.isEmpty
-                    ? "rendered 0, up to date \(BatchCount.text(options.files)), failed 0 in all \(runs)"
+                    ? "rendered 0, up to date \(Format.grouped(options.files).replacing(" ", with: ",")), failed 0 in all \(runs)"
                     : "\(wrong.count) of \(runs) did not: " + wrong.map { $0?.text ?? "no summary line" }.joined(separator: "; "))
                     + "; \(Format.fixed(wall, 3)) s median"))
         } else {
@@ -127,7 +127,7 @@ struct ApplyReport {
     var markdown: String {
         var lines: [String] = []
         let files = Format.grouped(options.files)
-        lines.append("# recipe-bench apply \(BenchReport.timestamp())")
+        lines.append("# recipe-bench apply \(Format.timestamp())")
         lines.append("")
         lines.append("Command: `.ci/bench apply` (builds, then runs `recipe-bench apply`); this report: `recipe-bench apply "
             + "--files \(options.files) --folders \(options.folders) --memory-files \(options.memoryFiles) --runs \(options.runs) "
@@ -230,19 +230,12 @@ struct ApplyReport {
 
     /// `command`'s line with the scratch folders and the recipe shown by their names.
     private func shown(_ command: Command) -> String {
-        command.displayLine.replacingAll(FileSystem.join(scratch, "tree"), with: "$TREE").replacingAll(scratch, with: "$W")
-            .replacingAll(options.recipe, with: "$RECIPE")
+        command.displayLine.replacing(FileSystem.join(scratch, "tree"), with: "$TREE").replacing(scratch, with: "$W")
+            .replacing(options.recipe, with: "$RECIPE")
     }
 
     /// `text` made safe for one Markdown table cell.
     private func cell(_ text: String) -> String {
-        text.replacingAll(scratch, with: "$W").replacingAll("|", with: "\\|").replacingAll("\n", with: " ")
-    }
-}
-
-/// Counts as `recipe apply` writes them: `10,000`.
-enum BatchCount {
-    static func text(_ value: Int) -> String {
-        Format.grouped(value).replacingAll(" ", with: ",")
+        Format.cell(text.replacing(scratch, with: "$W"))
     }
 }

@@ -22,18 +22,12 @@ struct ApplyTree {
 
     /// `d007`: the name of folder `index`.
     static func folderName(_ index: Int) -> String {
-        "d" + padded(index, 3)
-    }
-
-    /// `value` in decimal with leading zeros to `width` digits.
-    static func padded(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        "d" + Format.padded(index, 3)
     }
 
     /// The path of photo `index` (0-based): `root/d000/IMG_00001.jpg`.
     func path(_ index: Int) -> String {
-        FileSystem.join(root, Self.folderName(index / perFolder) + "/IMG_" + Self.padded(index + 1, 5) + ".jpg")
+        FileSystem.join(root, Self.folderName(index / perFolder) + "/IMG_" + Format.padded(index + 1, 5) + ".jpg")
     }
 
     /// Writes the tree: photo `i` is a copy of `seeds[i % seeds.count]`. False (errno set) on failure.
@@ -56,7 +50,7 @@ struct ApplyTree {
     /// they select.
     func include(firstFiles: Int) -> (globs: [String], count: Int) {
         let count = min(folders, (firstFiles + perFolder - 1) / perFolder)
-        var globs = (0..<count / 10).map { "d" + Self.padded($0, 2) + "*/**" }
+        var globs = (0..<count / 10).map { "d" + Format.padded($0, 2) + "*/**" }
         globs += (count / 10 * 10..<count).map { Self.folderName($0) + "/**" }
         return (globs, min(files, count * perFolder))
     }

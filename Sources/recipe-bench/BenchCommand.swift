@@ -1,10 +1,9 @@
 import ArgumentParser
 import Glibc
 
-/// The command line of `recipe-bench`: one mode per subcommand, `identity` when none is named.
+/// The command line of `recipe-bench`: one mode per subcommand; without one, the help.
 ///
 /// ```
-/// recipe-bench --runs 3 --out bench-results/today.md     # the identity bench
 /// recipe-bench engine --runs 5 --out bench-results/engine.md
 /// recipe-bench check --files 50000 --runs 3
 /// recipe-bench apply --files 2000 --runs 3 --keep
@@ -21,13 +20,10 @@ struct BenchCommand: ParsableCommand {
             issues' checks (PASS/MISS), and exits 0 even when a target is missed, 1 if a command \
             fails, 2 for a command-line mistake.
 
-            Without a mode, recipe-bench runs identity, taking its options directly \
-            (recipe-bench --runs 3 --out today.md); `recipe-bench identity --help` lists them.
+            Without a mode, recipe-bench prints this help and exits 0. The identity renders against \
+            the libjpeg-turbo floor and peers are measured by .ci/bench-identity (hyperfine and GNU time).
             """,
-        subcommands: [
-            IdentityBenchmark.self, EngineBenchmark.self, CheckBenchmark.self, ApplyBenchmark.self, DisplayBenchmark.self,
-        ],
-        defaultSubcommand: IdentityBenchmark.self)
+        subcommands: [EngineBenchmark.self, CheckBenchmark.self, ApplyBenchmark.self, DisplayBenchmark.self])
 
     /// Parses the command line, runs the mode and exits with its status: help on stdout with 0,
     /// a command-line mistake on stderr with 2 (argument-parser's own code for it is 64).
@@ -50,6 +46,18 @@ struct BenchCommand: ParsableCommand {
     /// Ends a mode's `run()` with `status`: returns for 0, throws the exit code otherwise.
     static func finish(_ status: Int32) throws {
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Prints a mode's Markdown `report` and writes it to each of `files` given; false (after saying
+    /// why) when a write failed.
+    static func publish(_ report: String, mode: String, to files: String?...) -> Bool {
+        print(report, terminator: "")
+        var written = true
+        for case let file? in files where !FileSystem.writeFile(report, to: file) {
+            note("recipe-bench \(mode): cannot write \(file): \(FileSystem.errorText())")
+            written = false
+        }
+        return written
     }
 
     /// Throws unless `value`, the value of option `name`, is at least `minimum`.

@@ -54,14 +54,13 @@ struct CheckBenchmark: ParsableCommand {
         try BenchCommand.requireCount(files, of: "--files")
         try BenchCommand.requireCount(runs, of: "--runs")
         try BenchCommand.requireValues(["--recipe-binary": recipeBinary])
-        guard recipeBinary != nil || BenchOptions.packageRoot != nil else {
+        guard recipeBinary != nil || BenchPaths.packageRoot != nil else {
             throw ValidationError("cannot find the package root (Package.swift); pass --recipe-binary")
         }
     }
 
     func run() throws {
-        guard let recipeBinary = recipeBinary ?? BenchOptions.packageRoot.map(BenchOptions.defaultRecipeBinary(packageRoot:))
-        else { preconditionFailure("validate() checks the package root") }
+        let recipeBinary = recipeBinary ?? BenchPaths.defaultRecipeBinary
         try BenchCommand.finish(Self.measure(Options(files: files, runs: runs, recipeBinary: recipeBinary, keep: keep)))
     }
 
@@ -129,8 +128,7 @@ struct CheckBenchmark: ParsableCommand {
                 return 1
             }
         }
-        let sorted = walls.sorted()
-        let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        let median = walls.median ?? 0
         let rate = Double(options.files) / median
         let passed = rate >= targetFilesPerSecond
 
@@ -142,10 +140,10 @@ struct CheckBenchmark: ParsableCommand {
             + "(mean \(totalBytes / max(1, sizes.count))), 3-12 stages each; all valid")
         lines.append("- \(pinNote)")
         lines.append("- wall: median of \(options.runs) runs after 1 warm-up: \(Format.fixed(median, 3)) s "
-            + "(min \(Format.fixed(sorted.first ?? 0, 3)) s, max \(Format.fixed(sorted.last ?? 0, 3)) s), "
+            + "(min \(Format.fixed(walls.min() ?? 0, 3)) s, max \(Format.fixed(walls.max() ?? 0, 3)) s), "
             + "\(Format.fixed(median / Double(options.files) * 1e6, 1)) µs per file; peak RSS \(Format.fixed(Double(maxRSSKiB) / 1024, 1)) MiB")
         lines.append("- command (`$W` = the generated folder\(options.keep ? ", kept" : ", deleted afterwards")): `"
-            + command.displayLine.replacingAll(library, with: "$W") + "`")
+            + command.displayLine.replacing(library, with: "$W") + "`")
         lines.append("")
         lines.append("- \(passed ? "PASS" : "MISS")  recipe check ≥ \(Int(targetFilesPerSecond)) files/s on one core: "
             + "\(Int(rate.rounded())) files/s")
@@ -163,8 +161,7 @@ struct CheckBenchmark: ParsableCommand {
         sizes.reserveCapacity(files)
         for index in 1...files {
             let text = generator.recipe(index: index)
-            let digits = String(index)
-            let name = "IMG_" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + ".jpg.recipe.yaml"
+            let name = "IMG_" + Format.padded(index, 5) + ".jpg.recipe.yaml"
             guard FileSystem.writeFile(text, to: FileSystem.join(folderPath(library, index % folders), name)) else { return nil }
             sizes.append(text.utf8.count)
         }
@@ -172,7 +169,7 @@ struct CheckBenchmark: ParsableCommand {
     }
 
     static func folderPath(_ library: String, _ folder: Int) -> String {
-        FileSystem.join(library, "roll-" + (folder < 10 ? "0" : "") + String(folder))
+        FileSystem.join(library, "roll-" + Format.padded(folder, 2))
     }
 
     /// Deletes the generated folders (two levels: library/roll-NN/files), then the scratch folder,

@@ -3,6 +3,7 @@ import Glibc
 import RecipeCodecs
 import RecipeCore
 import RecipeRender
+import Synchronization
 
 /// `recipe-bench display`: measures the acceptance point "a display render and the full render
 /// downscaled agree to PSNR ≥ 40 dB for every recipe in Recipes/ on the corpus photos". For each
@@ -83,16 +84,14 @@ struct DisplayBenchmark: ParsableCommand {
             throw ValidationError("--size must be display or a long edge in pixels, not '\(size)'")
         }
         guard minPSNR.isFinite, minPSNR > 0 else { throw ValidationError("--min-psnr must be a positive number of dB") }
-        guard BenchOptions.packageRoot != nil else { throw ValidationError("cannot find the package root (Package.swift)") }
+        guard BenchPaths.packageRoot != nil else { throw ValidationError("cannot find the package root (Package.swift)") }
     }
 
     func run() throws {
-        guard let root = BenchOptions.packageRoot, let longEdge = Self.longEdge(size) else {
-            preconditionFailure("validate() checks the package root and --size")
-        }
+        guard let longEdge = Self.longEdge(size) else { preconditionFailure("validate() checks --size") }
         let options = Options(
             size: size, longEdge: longEdge, minPSNR: minPSNR, jobs: jobs, photoFilter: photos,
-            corpus: paths.corpus(packageRoot: root), recipeBinary: paths.recipeBinary(packageRoot: root), packageRoot: root,
+            corpus: paths.resolvedCorpus, recipeBinary: paths.resolvedRecipeBinary, packageRoot: BenchPaths.root,
             outFile: paths.outFile)
         try BenchCommand.finish(Self.measure(options))
     }
@@ -159,14 +158,8 @@ struct DisplayBenchmark: ParsableCommand {
         let report = DisplayReport(
             options: options, version: version, photos: photos, recipes: recipes, pairs: pairs,
             outcomes: sweep.outcomes, sweepSeconds: CheckBenchmark.now() - started, scratch: scratch.path)
-        let text = report.markdown
-        print(text, terminator: "")
-        var status: Int32 = report.failures.isEmpty ? 0 : 1
-        if let outFile = options.outFile, !FileSystem.writeFile(text, to: outFile) {
-            note("recipe-bench display: cannot write \(outFile): \(FileSystem.errorText())")
-            status = 1
-        }
-        return status
+        let written = BenchCommand.publish(report.markdown, mode: "display", to: options.outFile)
+        return written && report.failures.isEmpty ? 0 : 1
     }
 
     /// Renders one pair's three images in `folder` (created, and deleted afterwards) and compares
@@ -245,18 +238,18 @@ struct DisplayPhotos {
     /// Photos whose header recipe's decoders refuse, with the reason (e.g. a 12-bit JPEG).
     var unreadable: [(name: String, why: String)] = []
 
-    /// The `.jpg`, `.jpeg` and `.png` files directly in `corpus/bench` and `corpus/photos` (in that
-    /// order, each by name in byte order) whose name contains `filter`, sorted by the upright long
-    /// edge in their header.
+    /// The images recipe reads directly in the corpus folders of `DisplayBenchmark.photoFolders` (in
+    /// that order, each by name in byte order) whose name contains `filter`, sorted by the upright
+    /// long edge in their header into compared and small.
     static func find(corpus: String, longEdge: Int, filter: String?) -> DisplayPhotos {
         var photos = DisplayPhotos()
         for folder in DisplayBenchmark.photoFolders {
             let directory = FileSystem.join(corpus, folder)
-            let names = (FileSystem.entryNames(directory) ?? []).filter { name in
+            let names = FileSystem.sortedEntryNames(directory).filter { name in
                 let lower = name.lowercased()
                 return ImageFileFormat.knownExtensions.contains { lower.hasSuffix("." + $0) } && (filter.map { name.contains($0) } ?? true)
             }
-            for name in names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
+            for name in names {
                 let path = FileSystem.join(directory, name)
                 do throws(ImageError) {
                     let size = try ImageDecoders.open(path).info.uprightSize
@@ -281,8 +274,7 @@ struct DisplayRecipe {
     /// No recipe, then every `*.recipe.yaml` in `folder` by name.
     static func all(in folder: String) -> [DisplayRecipe] {
         let suffix = ".recipe.yaml"
-        let files = (FileSystem.entryNames(folder) ?? []).filter { $0.hasSuffix(suffix) }
-            .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        let files = FileSystem.sortedEntryNames(folder).filter { $0.hasSuffix(suffix) }
         return [DisplayRecipe(name: "(none)", path: nil)]
             + files.map { DisplayRecipe(name: String($0.dropLast(suffix.count)), path: FileSystem.join(folder, $0)) }
     }
@@ -320,59 +312,34 @@ enum DisplayOutcome {
 
 /// The pairs still to render and the outcomes of those done, shared by the worker threads: each
 /// takes the next pair, renders it, and hands in the outcome with its progress line.
-final class DisplaySweep: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
+final class DisplaySweep: Sendable {
     private let pairs: [DisplayPair]
-    private var nextIndex = 0
-    private var done = 0
-    private var finished: [DisplayOutcome?]
+    /// The next pair to hand out, how many are done, and each pair's outcome (nil until it is done).
+    private let state: Mutex<(next: Int, done: Int, outcomes: [DisplayOutcome?])>
 
     init(pairs: [DisplayPair]) {
         self.pairs = pairs
-        finished = Array(repeating: nil, count: pairs.count)
-        pthread_mutex_init(&mutex, nil)
+        state = Mutex((next: 0, done: 0, outcomes: Array(repeating: nil, count: pairs.count)))
     }
-
-    deinit { pthread_mutex_destroy(&mutex) }
 
     /// The next pair to render and its index, nil when all have been taken.
     func next() -> (index: Int, pair: DisplayPair)? {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        guard nextIndex < pairs.count else { return nil }
-        nextIndex += 1
-        return (nextIndex - 1, pairs[nextIndex - 1])
+        state.withLock { state in
+            guard state.next < pairs.count else { return nil }
+            state.next += 1
+            return (state.next - 1, pairs[state.next - 1])
+        }
     }
 
     /// Records pair `index`'s outcome and writes `progress(pairs done)` to stderr, one line at a time.
     func finish(_ index: Int, _ outcome: DisplayOutcome, progress: (Int) -> String) {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        finished[index] = outcome
-        done += 1
-        note(progress(done))
+        state.withLock { state in
+            state.outcomes[index] = outcome
+            state.done += 1
+            note(progress(state.done))
+        }
     }
 
     /// Every pair's outcome, nil for a pair not finished (none, once the workers are joined).
-    var outcomes: [DisplayOutcome?] {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return finished
-    }
-}
-
-extension RunFailure {
-    /// The first non-blank line the child wrote to stderr, after how it ended (`status 1: recipe:
-    /// error: …`); the whole description when it wrote nothing.
-    var firstLine: String {
-        let ending: (how: String, stderr: String)
-        switch self {
-        case .couldNotStart(let why): return "could not start: \(why)"
-        case .exited(let code, let text): ending = ("exited with status \(code)", text)
-        case .signaled(let signal, let text): ending = ("killed by signal \(signal)", text)
-        case .noOutput(let path, let text): ending = ("exited 0 but wrote no \(FileSystem.baseName(path))", text)
-        }
-        let line = ending.stderr.split(separator: "\n").first { !$0.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\r" } }
-        return line.map { ending.how + ": " + String($0) } ?? ending.how
-    }
+    var outcomes: [DisplayOutcome?] { state.withLock { $0.outcomes } }
 }

@@ -82,7 +82,7 @@ struct DisplayReport {
     var markdown: String {
         var lines: [String] = []
         let edge = "\(options.longEdge) px"
-        lines.append("# recipe-bench display \(BenchReport.timestamp())")
+        lines.append("# recipe-bench display \(Format.timestamp())")
         lines.append("")
         lines.append("Command: `recipe-bench display " + commandLine + "`.")
         lines.append("")
@@ -113,14 +113,14 @@ struct DisplayReport {
 
         lines.append("PSNR in dB, display render against the full render downscaled (below \(Self.decibels(options.minPSNR)) dB in bold):")
         lines.append("")
-        lines.append("| photo | long edge px | " + recipes.map { cell($0.name) }.joined(separator: " | ") + " |")
+        lines.append("| photo | long edge px | " + recipes.map { Format.cell($0.name) }.joined(separator: " | ") + " |")
         lines.append("|---|---:|" + String(repeating: "---:|", count: recipes.count))
         var cells: [[String]] = photos.compared.map { _ in Array(repeating: "", count: recipes.count) }
         for (pair, outcome) in zip(pairs, outcomes) {
             cells[pair.photo][pair.recipe] = tableCell(outcome)
         }
         for (photo, row) in zip(photos.compared, cells) {
-            lines.append("| \(cell(photo.name)) | \(photo.longEdge) | " + row.joined(separator: " | ") + " |")
+            lines.append("| \(Format.cell(photo.name)) | \(photo.longEdge) | " + row.joined(separator: " | ") + " |")
         }
         lines.append("| **lowest** | | " + lowestPerRecipe.map { value in
             value.map { psnr in Self.bolded(Format.fixed(psnr, 1), psnr < options.minPSNR) } ?? "—"
@@ -175,11 +175,6 @@ struct DisplayReport {
 
     /// `text` with the temporary folder shown as `$W` and the corpus as `$CORPUS`.
     private func shown(_ text: String) -> String {
-        cell(text.replacingAll(scratch, with: "$W").replacingAll(options.corpus, with: "$CORPUS"))
-    }
-
-    /// `text` made safe for one Markdown table cell.
-    private func cell(_ text: String) -> String {
-        text.replacingAll("|", with: "\\|").replacingAll("\n", with: " ")
+        Format.cell(text.replacing(scratch, with: "$W").replacing(options.corpus, with: "$CORPUS"))
     }
 }

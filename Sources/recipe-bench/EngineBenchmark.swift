@@ -1,13 +1,14 @@
 import ArgumentParser
 import Glibc
 
+extension Launcher: ExpressibleByArgument {}
+
 /// `recipe-bench engine`: the engine benchmark of issue 4. Times `recipe render` with the 5-op chain
 /// of `../shared/bench/README.md` against the peers of `../shared/bench/peers.sh` (the
 /// `djpeg | cjpeg` floor, the single-pass C reference `fused_chain`, the libvips C API pipeline
 /// `vips_chain`, GraphicsMagick, ImageMagick) on both bench photos and the corpus/bench batch
-/// (`recipe apply` against vips_chain and `mogrify`, issue 6), in
-/// one run, with the method of the main bench (median wall of N runs after 1 warm-up, largest
-/// peak RSS), and judges the issue's targets.
+/// (`recipe apply` against vips_chain and `mogrify`, issue 6), in one run (median wall of N runs
+/// after 1 warm-up, largest peak RSS), and judges the issue's targets.
 ///
 /// ```
 /// recipe-bench engine                              # 7 runs, ../shared/corpus, .build-static/release/recipe
@@ -34,17 +35,47 @@ struct EngineBenchmark: ParsableCommand {
             missed, 1 if a command fails, 2 for a command-line mistake.
             """)
 
-    @OptionGroup var arguments: BenchArguments
+    /// What the mode runs with: the command line, paths resolved against the package root.
+    struct Options {
+        /// Timed runs per row (after one untimed warm-up run).
+        var runs: Int
+        /// The corpus folder; the photos are `bench/photo24-baseline-q95.jpg` and `bench/photo24-progressive.jpg`.
+        var corpus: String
+        /// The `recipe` executable to measure.
+        var recipeBinary: String
+        /// A Markdown file to write the report to, besides stdout.
+        var outFile: String?
+        /// How children are started (see `Launcher`).
+        var launcher: Launcher
+    }
+
+    @Option(help: ArgumentHelp("Timed runs per row, after one untimed warm-up run.", valueName: "n"))
+    var runs = 7
+
+    @OptionGroup var paths: BenchPaths
+
+    @Option(help: ArgumentHelp(
+        "fork or posix-spawn; posix-spawn children inherit the bench's own peak RSS as their floor.", valueName: "kind"))
+    var launcher: Launcher = .fork
 
     /// The marker in `recipe render`'s error when a recipe uses an operation the engine cannot render.
     static let unrenderedMarker = "is not rendered by this build yet"
 
+    func validate() throws {
+        try BenchCommand.requireCount(runs, of: "--runs")
+        guard BenchPaths.packageRoot != nil || (paths.corpus != nil && paths.recipeBinary != nil) else {
+            throw ValidationError("cannot find the package root (Package.swift); pass --corpus and --recipe-binary")
+        }
+    }
+
     func run() throws {
-        try BenchCommand.finish(Self.measure(arguments.options))
+        let options = Options(runs: runs, corpus: paths.resolvedCorpus, recipeBinary: paths.resolvedRecipeBinary,
+                              outFile: paths.outFile, launcher: launcher)
+        try BenchCommand.finish(Self.measure(options))
     }
 
     /// Measures every row with `options` and prints the report; returns the exit status.
-    static func measure(_ options: BenchOptions) -> Int32 {
+    static func measure(_ options: Options) -> Int32 {
         // Inputs: both photos must have a frame header; the recipe binary must be executable.
         let photos: BenchImage.Inputs
         switch BenchImage.inputs(corpus: options.corpus) {
@@ -81,8 +112,8 @@ struct EngineBenchmark: ParsableCommand {
         var outcomes: [EngineRow: RowOutcome] = [:]
         var outputs: [EngineRow: String] = [:]
         for row in EngineRow.all {
-            let label = "[\(row.number)/\(EngineRow.all.count)] " + row.title.replacingAll("`", with: "")
-                .replacingAll("**", with: "").replacingAll("\\|", with: "|")
+            let label = "[\(row.number)/\(EngineRow.all.count)] " + row.title.replacing("`", with: "")
+                .replacing("**", with: "").replacing("\\|", with: "|")
             var outcome: RowOutcome
             switch plans[row] ?? .skip("no plan") {
             case .skip(let why):
@@ -98,7 +129,7 @@ struct EngineBenchmark: ParsableCommand {
                     outcome = RowOutcome.measure(command, runs: options.runs, runner: runner)
                 }
                 if case .failed(let why) = outcome, row.task.mayBeUnrendered, why.contains(unrenderedMarker) {
-                    outcome = .skipped("recipe: " + engineMessage(why).replacingAll(scratch.path, with: "$W"))
+                    outcome = .skipped("recipe: " + engineMessage(why).replacing(scratch.path, with: "$W"))
                 }
                 if outcome.medianWall != nil, let output = command.expectedOutput,
                     case .success(let header) = JPEGFrameHeader.read(path: output)
@@ -126,15 +157,8 @@ struct EngineBenchmark: ParsableCommand {
                 fileSizes: fileSizes, plans: plans, batchCount: inputs.batchPhotos.count,
                 batchMegapixels: batchMegapixels),
             outcomes: outcomes, outputs: outputs, launchFloor: launchFloor)
-        let text = report.markdown
-        print(text, terminator: "")
-
-        var status: Int32 = outcomes.values.contains(where: \.isFailure) || launchFloor.isFailure ? 1 : 0
-        if let outFile = options.outFile, !FileSystem.writeFile(text, to: outFile) {
-            note("recipe-bench engine: cannot write \(outFile): \(FileSystem.errorText())")
-            status = 1
-        }
-        return status
+        let written = BenchCommand.publish(report.markdown, mode: "engine", to: options.outFile)
+        return written && !outcomes.values.contains(where: \.isFailure) && !launchFloor.isFailure ? 0 : 1
     }
 
     /// `4:2:0`, `4:2:2` or `4:4:4` for a 3-component JPEG whose chroma is 1x1; else the raw factors.

@@ -93,7 +93,7 @@ struct EngineReport {
 
     /// `name, photo (#a vs #b)`.
     private func label(_ name: String, _ image: BenchImage?, _ rows: EngineTask...) -> String {
-        let photo = image.map { $0 == .baseline ? ", baseline" : ", progressive" } ?? ""
+        let photo = image.map { ", " + $0.rawValue } ?? ""
         return name + photo + " (" + rows.map { "#\(EngineRow.of($0, image).number)" }.joined(separator: " vs ") + ")"
     }
 
@@ -224,11 +224,11 @@ struct EngineReport {
     /// The whole report as Markdown: context, table, checks, notes, recipe, commands.
     var markdown: String {
         var lines: [String] = []
-        lines.append("# recipe-bench engine \(BenchReport.timestamp())")
+        lines.append("# recipe-bench engine \(Format.timestamp())")
         lines.append("")
         for image in BenchImage.allCases {
             guard let header = setup.headers[image] else { continue }
-            lines.append("- \(image == .baseline ? "baseline" : "progressive"): `\(image.fileName)` "
+            lines.append("- \(image.rawValue): `\(image.fileName)` "
                 + "\(header.width)x\(header.height) (\(Format.fixed(Double(header.width * header.height) / 1e6, 1)) MP, "
                 + "\(header.isProgressive ? "progressive" : "baseline"), sampling \(header.samplingDescription), "
                 + "\(Format.grouped(setup.fileSizes[image] ?? 0)) bytes)")
@@ -274,7 +274,7 @@ struct EngineReport {
         lines.append("")
         lines.append("- wall: `CLOCK_MONOTONIC` around start and `wait4`, median of the timed runs; peak RSS: `ru_maxrss` "
             + "from `wait4`, the largest over the timed runs (a `/bin/sh -c` pipeline or `xargs` reads as its biggest "
-            + "single process, not the sum, as GNU time in peers.sh). Same method as `recipe-bench`.")
+            + "single process, not the sum, as GNU time in peers.sh).")
         lines.append("- ÷ floor: wall ÷ the `djpeg | cjpeg` floor on the same photo; ÷ peer: wall ÷ the row named "
             + "(the libvips row for the peers and our chain, our fused chain for `--no-fuse`, the libvips batch "
             + "for the batches).")
@@ -322,7 +322,7 @@ struct EngineReport {
             if row.image == .progressive, let twin = setup.plans[EngineRow.of(row.task, .baseline)], case .run = twin {
                 continue  // the same command on the other photo
             }
-            let line = command.displayLine.replacingAll(setup.scratch, with: "$W").replacingAll(setup.corpus, with: "$CORPUS")
+            let line = command.displayLine.replacing(setup.scratch, with: "$W").replacing(setup.corpus, with: "$CORPUS")
             let rows = row.image == nil ? "\(row.number)" : "\(row.number), \(EngineRow.of(row.task, .progressive).number)"
             lines.append("- \(rows): `\(line)`")
         }
@@ -334,6 +334,6 @@ struct EngineReport {
 
     /// `text` made safe for one Markdown table cell, with the scratch folder shown as `$W`.
     private func cell(_ text: String) -> String {
-        text.replacingAll(setup.scratch, with: "$W").replacingAll("|", with: "\\|").replacingAll("\n", with: " ")
+        Format.cell(text.replacing(setup.scratch, with: "$W"))
     }
 }

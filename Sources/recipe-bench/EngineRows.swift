@@ -1,5 +1,42 @@
 import Glibc
 
+/// Which bench photo an engine row reads; ratios compare a row with the floor row of the same
+/// photo. The raw value is the photo's name in the report.
+enum BenchImage: String, CaseIterable {
+    /// `bench/photo24-baseline-q95.jpg`: 4000×6000 baseline JPEG, quality 95.
+    case baseline
+    /// `bench/photo24-progressive.jpg`: the same size, progressive.
+    case progressive
+
+    /// Both photos' frame headers and file sizes.
+    typealias Inputs = (headers: [BenchImage: JPEGFrameHeader], sizes: [BenchImage: Int])
+
+    /// The frame headers and sizes of both photos in `corpus`/bench, or the first that cannot be read.
+    static func inputs(corpus: String) -> Result<Inputs, JPEGFrameHeader.Problem> {
+        var read: Inputs = ([:], [:])
+        for image in allCases {
+            let path = image.path(corpus: corpus)
+            switch JPEGFrameHeader.read(path: path) {
+            case .failure(let problem): return .failure(problem)
+            case .success(let header): read.headers[image] = header
+            }
+            read.sizes[image] = FileSystem.size(path) ?? 0
+        }
+        return .success(read)
+    }
+
+    /// The file name inside `corpus/bench/`.
+    var fileName: String {
+        switch self {
+        case .baseline: return "photo24-baseline-q95.jpg"
+        case .progressive: return "photo24-progressive.jpg"
+        }
+    }
+
+    /// The photo's path in `corpus`.
+    func path(corpus: String) -> String { FileSystem.join(corpus, "bench/" + fileName) }
+}
+
 /// What one row of the engine benchmark (`recipe-bench engine`) runs. Single-photo tasks run once
 /// per bench photo; the batch tasks run once on the corpus/bench batch.
 ///
@@ -78,7 +115,7 @@ enum EngineTask: CaseIterable {
 
     /// The row's label in the table (Markdown; pipes escaped).
     func title(_ image: BenchImage?) -> String {
-        let photo = image.map { $0 == .baseline ? "baseline" : "progressive" } ?? "batch"
+        let photo = image?.rawValue ?? "batch"
         switch self {
         case .floor: return "floor `djpeg \\| cjpeg -quality 90`, \(photo)"
         case .fusedChain: return "fused_chain (C, 1 thread, 1 pass), chain, \(photo)"
@@ -172,25 +209,27 @@ enum EngineRecipes {
 
 /// The external programs the engine rows need, found or built before anything is measured.
 struct EngineToolbox {
-    /// djpeg, cjpeg, vips and ImageMagick 6 (`/usr/bin/convert`, checked with `-version`).
-    var base: Toolbox
-    /// ImageMagick 6 `/usr/bin/mogrify` (checked with `-version`), or nil.
-    var mogrify: String?
-    /// Why `mogrify` is nil.
-    var mogrifyMissing = ""
+    /// `djpeg` on PATH.
+    var djpeg: String?
+    /// `cjpeg` on PATH.
+    var cjpeg: String?
+    /// ImageMagick 6 `/usr/bin/convert` (checked with `-version`), or why there is none.
+    var imageMagick: Result<String, ToolProblem>
+    /// ImageMagick 6 `/usr/bin/mogrify` (checked with `-version`), or why there is none.
+    var mogrify: Result<String, ToolProblem>
     /// `gm` on PATH.
     var graphicsMagick: String?
     /// `xargs` on PATH (the batch driver).
     var xargs: String?
     /// The built `fused_chain`, or why there is none.
-    var fusedChain: Result<String, BuildProblem>
+    var fusedChain: Result<String, ToolProblem>
     /// The built `vips_chain`, or why there is none.
-    var vipsChain: Result<String, BuildProblem>
+    var vipsChain: Result<String, ToolProblem>
 
-    /// Why a C peer is not available: its prerequisites are missing (the rows are skipped) or
-    /// the build failed (the rows fail).
-    enum BuildProblem: Error {
-        /// gcc, a header, a library or the source is missing.
+    /// Why a program is not available: it or its prerequisites are missing (the rows are
+    /// skipped), or its build failed (the rows fail).
+    enum ToolProblem: Error {
+        /// The program, or gcc, a header, a library or the source, is missing.
         case missing(String)
         /// gcc ran and failed.
         case failed(String)
@@ -208,7 +247,7 @@ struct EngineToolbox {
     /// holding peers.sh, fused_chain.c, vips_chain.c) into `scratch`, as peers.sh does.
     static func discover(runner: ProcessRunner, scratch: ScratchDirectory, peerSources: String) -> EngineToolbox {
         let gcc = FileSystem.which("gcc")
-        func build(_ name: String, needs: [String], flags: [String], libraries: [String]) -> Result<String, BuildProblem> {
+        func build(_ name: String, needs: [String], flags: [String], libraries: [String]) -> Result<String, ToolProblem> {
             let source = FileSystem.join(peerSources, name + ".c")
             guard let gcc else { return .failure(.missing("gcc not on PATH")) }
             if let absent = ([source] + needs).first(where: { !FileSystem.exists($0) }) {
@@ -222,16 +261,33 @@ struct EngineToolbox {
             case .failure(let failure): return .failure(.failed("gcc \(name).c " + failure.description))
             }
         }
-        let mogrify = Toolbox.imageMagickTool("/usr/bin/mogrify", runner: runner, scratch: scratch)
         return EngineToolbox(
-            base: Toolbox.discover(runner: runner, scratch: scratch),
-            mogrify: mogrify.path, mogrifyMissing: mogrify.missing,
+            djpeg: FileSystem.which("djpeg"), cjpeg: FileSystem.which("cjpeg"),
+            imageMagick: imageMagickTool("/usr/bin/convert", runner: runner, scratch: scratch),
+            mogrify: imageMagickTool("/usr/bin/mogrify", runner: runner, scratch: scratch),
             graphicsMagick: FileSystem.which("gm"),
             xargs: FileSystem.which("xargs"),
             fusedChain: build("fused_chain", needs: [jpeglibHeader], flags: ["-O3", "-march=x86-64-v2"],
                               libraries: ["-ljpeg", "-lm"]),
             vipsChain: build("vips_chain", needs: [libvips, libgobject], flags: ["-O2"],
                              libraries: [libvips, libgobject]))
+    }
+
+    /// `path` when it is an executable ImageMagick program (its `-version`, written into the
+    /// scratch directory, starts `Version: ImageMagick`), else why not: other programs, or a
+    /// stand-in script, may be installed under that name.
+    static func imageMagickTool(_ path: String, runner: ProcessRunner, scratch: ScratchDirectory)
+        -> Result<String, ToolProblem>
+    {
+        guard FileSystem.isExecutable(path) else { return .failure(.missing("\(path) missing")) }
+        let versionFile = scratch.file(FileSystem.baseName(path) + "-version.txt")
+        let probe = Command(executable: path, arguments: [FileSystem.baseName(path), "-version"])
+        if case .success = runner.run(probe, stdoutPath: versionFile),
+            let text = FileSystem.readText(versionFile), text.hasPrefix("Version: ImageMagick")
+        {
+            return .success(path)
+        }
+        return .failure(.missing("\(path) is not ImageMagick"))
     }
 }
 
@@ -313,13 +369,8 @@ struct EngineInputs {
 
     /// The first `limit` `*.jpg` files in `folder` by name (byte order, like `ls | sort` in the C locale).
     static func firstPhotos(in folder: String, limit: Int) -> [String] {
-        let names = (FileSystem.entryNames(folder) ?? []).filter { $0.hasSuffix(".jpg") }
-        return names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-            .prefix(limit).map { FileSystem.join(folder, $0) }
+        FileSystem.sortedEntryNames(folder).filter { $0.hasSuffix(".jpg") }.prefix(limit).map { FileSystem.join(folder, $0) }
     }
-
-    /// The photo a single-photo row reads.
-    func photo(_ image: BenchImage) -> String { FileSystem.join(corpus, "bench/" + image.fileName) }
 
     /// The output file of row `row`.
     func output(_ row: EngineRow) -> String { scratch.file("row\(row.number).jpg") }
@@ -328,8 +379,8 @@ struct EngineInputs {
 extension EngineToolbox {
     /// The plan of every row: its command, or why it is skipped or cannot run.
     func plans(recipe: String, inputs: EngineInputs) -> [EngineRow: EnginePlan] {
-        /// The plan for a C peer: `plan(binary)`, or skip when missing, fail when its build failed.
-        func peer(_ built: Result<String, BuildProblem>, _ plan: (String) -> EnginePlan) -> EnginePlan {
+        /// The plan for a peer found or built: `plan(program)`, or skip when missing, fail when its build failed.
+        func peer(_ built: Result<String, ToolProblem>, _ plan: (String) -> EnginePlan) -> EnginePlan {
             switch built {
             case .success(let binary): return plan(binary)
             case .failure(.missing(let why)): return .skip(why)
@@ -353,7 +404,7 @@ extension EngineToolbox {
 
         var plans: [EngineRow: EnginePlan] = [:]
         for row in EngineRow.all {
-            let input = row.image.map(inputs.photo) ?? ""
+            let input = row.image?.path(corpus: inputs.corpus) ?? ""
             let output = inputs.output(row)
             func render(_ extra: [String]) -> EnginePlan {
                 .run(Command(executable: recipe, arguments: ["recipe", "render", input] + extra + ["-o", output],
@@ -361,7 +412,7 @@ extension EngineToolbox {
             }
             switch row.task {
             case .floor:
-                let missing = [("djpeg", base.djpeg), ("cjpeg", base.cjpeg)].filter { $0.1 == nil }.map(\.0)
+                let missing = [("djpeg", djpeg), ("cjpeg", cjpeg)].filter { $0.1 == nil }.map(\.0)
                 plans[row] = missing.isEmpty
                     ? .run(.shell("djpeg \(Shell.quote(input)) | cjpeg -quality 90 > \(Shell.quote(output))", output: output))
                     : .skip(missing.joined(separator: ", ") + " not on PATH")
@@ -379,16 +430,16 @@ extension EngineToolbox {
                     .run(Command(executable: $0, arguments: ["gm", "convert", input] + chainGM + jpegGM + [output], expectedOutput: output))
                 } ?? .skip("gm not on PATH")
             case .imageMagickRaised:
-                plans[row] = base.imageMagick.map {
+                plans[row] = peer(imageMagick) {
                     .run(Command(executable: "/usr/bin/env",
                                  arguments: ["env", "MAGICK_CONFIGURE_PATH=" + inputs.imagePolicyFolder, $0, input]
                                     + chainIM + jpegIM + [output],
                                  expectedOutput: output))
-                } ?? .skip(base.imageMagickMissing)
+                }
             case .imageMagickStock:
-                plans[row] = base.imageMagick.map {
+                plans[row] = peer(imageMagick) {
                     .run(Command(executable: $0, arguments: ["convert", input] + chainIM + jpegIM + [output], expectedOutput: output))
-                } ?? .skip(base.imageMagickMissing)
+                }
             case .recipeIdentity: plans[row] = render([])
             case .recipeChain: plans[row] = render(["--recipe", inputs.chainRecipe])
             case .recipeNoFuse: plans[row] = render(["--recipe", inputs.chainRecipe, "--no-fuse"])
@@ -411,12 +462,12 @@ extension EngineToolbox {
                     plans[row] = .skip("no .jpg in \(inputs.corpus)/bench")
                     continue
                 }
-                plans[row] = mogrify.map {
+                plans[row] = peer(mogrify) {
                     .run(Command(executable: "/usr/bin/env",
                                  arguments: ["env", "MAGICK_CONFIGURE_PATH=" + inputs.imagePolicyFolder, $0,
                                              "-path", inputs.mogrifyOutputs] + jpegIM + chainIM + inputs.batchPhotos,
                                  expectedOutput: FileSystem.join(inputs.mogrifyOutputs, FileSystem.baseName(first))))
-                } ?? .skip(mogrifyMissing)
+                }
             case .batchVips:
                 plans[row] = peer(vipsChain) { binary in
                     batch("exec \"$1\" chain \"$3\" \"$2/v_${3##*/}\"", [binary, inputs.batchOutputs])

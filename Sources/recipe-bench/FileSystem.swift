@@ -178,6 +178,12 @@ enum FileSystem {
         return names
     }
 
+    /// The names in `folder` (without `.` and `..`) in byte order, like `ls` in the C locale; none
+    /// if it cannot be read.
+    static func sortedEntryNames(_ folder: String) -> [String] {
+        (entryNames(folder) ?? []).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
     /// Deletes `path`: a file, or a folder with everything below it (links are removed, not followed).
     static func removeTree(_ path: String) {
         var info = stat()

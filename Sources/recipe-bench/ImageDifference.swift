@@ -11,9 +11,6 @@ import RecipeCore
 /// difference.psnr   // 47.31: 10·log10(255² / MSE); 99 when the samples are identical
 /// ```
 struct ImageDifference {
-    /// The images' size (both have it).
-    let width: Int
-    let height: Int
     /// The decoded format (both have it): 8-bit samples, or 16-bit for a 16-bit PNG.
     let format: PixelFormat
     /// Σ (a − b)² over every sample.
@@ -82,8 +79,7 @@ struct ImageDifference {
             guard rows == a.height else {
                 return .failure(Problem(description: "\(firstName): the decoder gave \(rows) of \(a.height) rows"))
             }
-            return .success(ImageDifference(width: a.width, height: a.height, format: a.format, squaredErrorSum: sum,
-                                            sampleCount: a.width * a.height * a.format.channels))
+            return .success(ImageDifference(format: a.format, squaredErrorSum: sum, sampleCount: a.width * a.height * a.format.channels))
         } catch {
             return .failure(Problem(description: "cannot decode: \(error)"))
         }

@@ -1,20 +1,13 @@
-/// The frame header (SOFn segment) of a JPEG file, read straight from the bytes, and the size of the
-/// coefficient buffer libjpeg needs to decode it as a progressive (multi-scan) image.
-///
-/// A progressive JPEG cannot be decoded scanline by scanline: every scan refines every block, so
-/// libjpeg (`jdcoefct.c`) keeps one `JBLOCK` (64 × 16-bit coefficients = 128 bytes) per block of every
-/// component for the whole image. Each component's block grid is padded to whole MCUs, so
-/// for a 4000×6000 4:2:0 photo (MCU 16×16) that is 500×750 + 2 × 250×375 = 562 500 blocks = 72 000 000 bytes.
+/// The frame header (SOFn segment) of a JPEG file, read straight from the bytes: the engine
+/// report's size, progressive flag and chroma sampling of the bench photos and of each row's output.
 ///
 /// ```swift
-/// let header = try FileSystem.withMappedFile("photo24-progressive.jpg") { try JPEGFrameHeader(jpeg: $0) }
-/// header?.coefficientBufferBytes  // 72_000_000
+/// let header = try JPEGFrameHeader.read(path: "photo24-progressive.jpg").get()
+/// header.samplingDescription  // "2x2 1x1 1x1"
 /// ```
 struct JPEGFrameHeader {
-    /// One image component as the frame header declares it.
+    /// One image component's sampling factors as the frame header declares them.
     struct Component {
-        /// The component identifier (1, 2, 3 for YCbCr in JFIF files).
-        let id: UInt8
         /// Horizontal sampling factor, 1...4.
         let horizontal: Int
         /// Vertical sampling factor, 1...4.
@@ -98,7 +91,7 @@ struct JPEGFrameHeader {
             guard (1...4).contains(h), (1...4).contains(v) else {
                 throw .malformed("component \(bytes[base]) sampling \(h)x\(v)")
             }
-            components.append(Component(id: bytes[base], horizontal: h, vertical: v))
+            components.append(Component(horizontal: h, vertical: v))
         }
         self.width = width
         self.height = height
@@ -110,23 +103,6 @@ struct JPEGFrameHeader {
     private static func isFrameMarker(_ marker: UInt8) -> Bool {
         (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
     }
-
-    /// The largest horizontal sampling factor: the MCU is `8 × maxHorizontal` pixels wide.
-    var maxHorizontal: Int { components.map(\.horizontal).max() ?? 1 }
-    /// The largest vertical sampling factor: the MCU is `8 × maxVertical` pixels tall.
-    var maxVertical: Int { components.map(\.vertical).max() ?? 1 }
-
-    /// Blocks of each component with its grid padded to whole MCUs:
-    /// `ceil(width / (8·Hmax)) · H × ceil(height / (8·Vmax)) · V`. This equals libjpeg's
-    /// `jround_up(width_in_blocks, h_samp_factor) × jround_up(height_in_blocks, v_samp_factor)`.
-    var blocksPerComponent: [Int] {
-        let mcuColumns = (width + 8 * maxHorizontal - 1) / (8 * maxHorizontal)
-        let mcuRows = (height + 8 * maxVertical - 1) / (8 * maxVertical)
-        return components.map { mcuColumns * $0.horizontal * mcuRows * $0.vertical }
-    }
-
-    /// Bytes of libjpeg's whole-image coefficient buffer: every padded block × 128 bytes.
-    var coefficientBufferBytes: Int { blocksPerComponent.reduce(0, +) * 128 }
 
     /// The sampling factors as `2x2 1x1 1x1`.
     var samplingDescription: String {

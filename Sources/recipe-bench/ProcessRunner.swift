@@ -87,21 +87,34 @@ enum RunFailure: Error, CustomStringConvertible {
     /// The child exited 0 but its expected output file is missing or empty.
     case noOutput(String, stderr: String)
 
-    /// A one-line explanation followed by the last lines the child wrote to stderr.
+    /// A one-line explanation followed by the last 3 non-blank lines the child wrote to stderr.
     var description: String {
+        how + (stderrLines.isEmpty ? "" : ": " + stderrLines.suffix(3).joined(separator: " / "))
+    }
+
+    /// The explanation followed by the first non-blank line the child wrote to stderr (`exited with
+    /// status 1: recipe: error: …`).
+    var firstLine: String {
+        how + (stderrLines.first.map { ": " + $0 } ?? "")
+    }
+
+    /// How the run ended, e.g. `exited with status 1`.
+    private var how: String {
         switch self {
         case .couldNotStart(let why): return "could not start: \(why)"
-        case .exited(let code, let err):
-            return "exited with status \(code)" + (code == 127 ? " (could not execute)" : "") + Self.tail(err)
-        case .signaled(let signal, let err): return "killed by signal \(signal)" + Self.tail(err)
-        case .noOutput(let path, let err): return "exited 0 but wrote no \(path)" + Self.tail(err)
+        case .exited(let code, _): return "exited with status \(code)" + (code == 127 ? " (could not execute)" : "")
+        case .signaled(let signal, _): return "killed by signal \(signal)"
+        case .noOutput(let path, _): return "exited 0 but wrote no \(path)"
         }
     }
 
-    /// `": <last 3 non-empty lines of text>"`, or nothing when `text` is blank.
-    private static func tail(_ text: String) -> String {
-        let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: " \t\r") }.filter { !$0.isEmpty }
-        return lines.isEmpty ? "" : ": " + lines.suffix(3).joined(separator: " / ")
+    /// The non-blank lines the child wrote to stderr, trimmed.
+    private var stderrLines: [String] {
+        switch self {
+        case .couldNotStart: return []
+        case .exited(_, let text), .signaled(_, let text), .noOutput(_, let text):
+            return text.split(separator: "\n").map { $0.trimmingCharacters(in: " \t\r") }.filter { !$0.isEmpty }
+        }
     }
 }
 

@@ -1,3 +1,5 @@
+import Glibc
+
 /// The result of one row: the median wall time and largest peak RSS of its timed runs, or why
 /// there is none.
 ///
@@ -38,24 +40,16 @@ enum RowOutcome {
         return .measured(walls: walls, maxRSSKiB: maxRSS)
     }
 
-    /// The median wall time in seconds (mean of the middle two for an even count), nil unless measured.
+    /// The median wall time in seconds, nil unless measured.
     var medianWall: Double? {
-        guard case .measured(let walls, _) = self, !walls.isEmpty else { return nil }
-        let sorted = walls.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        guard case .measured(let walls, _) = self else { return nil }
+        return walls.median
     }
 
     /// The largest peak RSS over the timed runs in MiB, nil unless measured.
     var maxRSSMiB: Double? {
         guard case .measured(_, let kib) = self else { return nil }
         return Double(kib) / 1024
-    }
-
-    /// The largest peak RSS over the timed runs in bytes, nil unless measured.
-    var maxRSSBytes: Int? {
-        guard case .measured(_, let kib) = self else { return nil }
-        return kib * 1024
     }
 
     /// True if the row failed.
@@ -65,7 +59,17 @@ enum RowOutcome {
     }
 }
 
-/// Fixed-point formatting without Foundation's `String(format:)`.
+extension Array<Double> {
+    /// The median (the mean of the middle two for an even count), nil when empty.
+    var median: Double? {
+        guard !isEmpty else { return nil }
+        let sorted = sorted()
+        let middle = count / 2
+        return count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+}
+
+/// The reports' number, time and table-cell formatting, without Foundation's `String(format:)`.
 enum Format {
     /// `value` rounded to `digits` decimals, e.g. `fixed(0.15349, 3)` → `"0.153"`.
     static func fixed(_ value: Double, _ digits: Int) -> String {
@@ -88,5 +92,26 @@ enum Format {
             result.append(digit)
         }
         return (value < 0 ? "-" : "") + result
+    }
+
+    /// `value` in decimal with leading zeros to `width` digits, e.g. `padded(7, 3)` → `"007"`.
+    static func padded(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    /// `text` made safe for one Markdown table cell: pipes escaped, newlines flattened.
+    static func cell(_ text: String) -> String {
+        text.replacing("|", with: "\\|").replacing("\n", with: " ")
+    }
+
+    /// The current time as `2025-11-21 07:40 UTC`.
+    static func timestamp() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M UTC", &parts)
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -40,18 +40,11 @@ struct SidecarGenerator {
     /// `v` with as many decimals as `step` has (at most 3), trailing zeros dropped.
     static func decimal(_ v: Double, step: Double) -> String {
         let decimals = step >= 1 ? 0 : step >= 0.1 ? 1 : step >= 0.01 ? 2 : 3
-        var scale = 1
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = Int((abs(v) * Double(scale)).rounded())
-        let sign = v < 0 && scaled != 0 ? "-" : ""
-        var text = String(scaled / scale)
-        if decimals > 0 {
-            var fraction = String(scaled % scale)
-            fraction = String(repeating: "0", count: decimals - fraction.count) + fraction
-            while fraction.hasSuffix("0") { fraction.removeLast() }
-            if !fraction.isEmpty { text += "." + fraction }
-        }
-        return sign + text
+        var text = Format.fixed(v, decimals)
+        guard decimals > 0 else { return text }
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 
     /// One stage: its lines (without the list indentation) and whether it can carry a mask.
@@ -145,7 +138,7 @@ struct SidecarGenerator {
 
     private mutating func attempt(index: Int) -> String {
         var lines: [String] = []
-        let name = "IMG_" + String(repeating: "0", count: max(0, 5 - String(index).count)) + String(index) + ".jpg"
+        let name = "IMG_" + Format.padded(index, 5) + ".jpg"
         if chance(70) {
             lines.append("# \(name), edited 2024-\(value(1, 12, step: 1))-\(value(10, 28, step: 1))")
             if chance(30) {

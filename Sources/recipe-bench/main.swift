@@ -1,11 +1,12 @@
 /// `recipe-bench`: times the `recipe` CLI, as a separate process, against the libjpeg-turbo floor
-/// (`djpeg | cjpeg`) and peers (vips, ImageMagick) on the bench photos, and judges the targets.
+/// (`djpeg | cjpeg`) and peers (libvips, fused C, GraphicsMagick, ImageMagick) on the bench
+/// photos, and judges the issues' targets.
 ///
 /// ```
 /// .ci/build-release   # the binary measured
 /// swift build -c release --product recipe-bench
-/// .build/release/recipe-bench --runs 7 --out bench-results/today.md
-/// .build/release/recipe-bench engine --help
+/// .build/release/recipe-bench engine --runs 5 --out bench-results/engine.md
+/// .build/release/recipe-bench --help
 /// ```
 ///
 /// Exit status: 0 when every row ran (even if a target is missed: this is a measurement, not a
@@ -17,11 +18,5 @@ func note(_ message: String) {
     FileSystem.writeAll(message + "\n", to: STDERR_FILENO)
 }
 
-/// Reports a fatal problem and exits with `status`.
-func fail(_ message: String, status: Int32 = 1) -> Never {
-    note("recipe-bench: " + message)
-    exit(status)
-}
-
-// The mode is a subcommand (`BenchCommand`): identity (the default), engine, check, apply or display.
+// The mode is a subcommand (`BenchCommand`): engine, check, apply or display.
 BenchCommand.main()
