@@ -179,7 +179,7 @@ public final class BlurStage: RowSource {
     /// copied into a taller buffer (photo24 basic-corrections: 4.6% of its CPU in those copies);
     /// at most 16.
     public static func inputRows(width: Int) -> Int {
-        min(16, StripPipeline.stripRows(rowBytes: width * PixelFormat(.rgb, .float32).bytesPerPixel))
+        min(16, StripPipeline.stripRows(width: width, format: PixelFormat(.rgb, .float32)))
     }
 
     /// The sizes a stage of given parameters works with, decided once for `init` and for the

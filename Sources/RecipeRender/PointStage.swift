@@ -54,7 +54,7 @@ public final class PointStage: RowSource {
     public func readRows(into buffer: PixelBuffer) throws -> Int {
         let from = source.format.sampleType, to = format.sampleType
         let width = self.width
-        let chunk = min(buffer.rowCapacity, StripPipeline.stripRows(rowBytes: width * source.format.bytesPerPixel))
+        let chunk = min(buffer.rowCapacity, StripPipeline.stripRows(width: width, format: source.format))
         if from != to && programs.count == 1 && buffer.rowCapacity % chunk == 0 {
             // Other samples in than out (floats to the encoder's integers, say): the source's
             // rows go through a scratch strip of a prefetch strip's height, as many times as the

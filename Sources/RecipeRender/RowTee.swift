@@ -39,7 +39,7 @@ public final class RowTee: @unchecked Sendable {
     /// a threaded render's strips move into the tee whole rather than being copied (soft-glow on
     /// photo24: 3.4% of its CPU in those copies), at most 16 and the image.
     public static func stripRows(width: Int, height: Int, format: PixelFormat) -> Int {
-        max(1, min(16, height, StripPipeline.stripRows(rowBytes: width * format.bytesPerPixel)))
+        max(1, min(16, height, StripPipeline.stripRows(width: width, format: format)))
     }
 
     /// What a tee of `width`×`height` rows holds when its fastest reader runs `lead` rows ahead

@@ -74,7 +74,7 @@ extension RenderJob {
         if rows.format != outFormat { rows = walk.convert(encoding, rows, to: outFormat) }
         // The strip pipeline takes a prefetch's own strips as they are; from any other stage it
         // reads into a strip of its own.
-        let stripRows = max(1, min(StripPipeline.stripRows(rowBytes: rows.width * rows.format.bytesPerPixel), rows.height))
+        let stripRows = max(1, min(StripPipeline.stripRows(width: rows.width, format: rows.format), rows.height))
         if !walk.endsInPrefetch { walk.estimate.add(encoding, PixelBuffer.bytes(width: rows.width, rowCapacity: stripRows, format: rows.format)) }
         walk.reads(stripRows)
         walk.estimate.add(encoding, ImageEncoders.encodingBytes(setup.outputFormat, width: rows.width, height: rows.height, pixels: outFormat,
