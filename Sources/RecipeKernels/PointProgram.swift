@@ -256,6 +256,9 @@ public struct PointProgram: Sendable {
     /// after it land here rather than in the load table (the 5-op chain on a P3 photo ran two
     /// vectorised sRGB curves a sample: 2.8× the sRGB photo's time).
     let bodyRuns: [BodyRun]
+    /// Whether every step of the body can run on tiles that are part of a row's planes
+    /// (`runsInRows`): then a pass writing floats runs in its output row, without copies.
+    let runsInRows: Bool
 
     /// One piece of the body: a step, or a run of per-channel steps as tables.
     enum BodyRun: Sendable {
@@ -305,14 +308,26 @@ public struct PointProgram: Sendable {
         }
     }
 
-    /// Runs the body on a tile.
+    /// Runs the body on a tile whose planes are `stride` floats apart.
     @inline(__always)
-    static func runBody(_ body: [ReadyRun], _ planes: UnsafeMutablePointer<Float>, _ n: Int, x: Int, y: Int) {
+    static func runBody(_ body: [ReadyRun], _ planes: UnsafeMutablePointer<Float>, _ n: Int, x: Int, y: Int, stride: Int = tile) {
         for piece in body {
             switch piece {
-            case .step(let step): apply(step, planes, n, x: x, y: y)
-            case .tables(let tables): tables.apply(planes, count: n, tile: Self.tile)
+            case .step(let step): apply(step, planes, n, x: x, y: y, stride: stride)
+            case .tables(let tables): tables.apply(planes, count: n, tile: stride)
             }
+        }
+    }
+
+    /// Whether `step` runs on a tile that is part of a row's planes (`stride` apart, no spare
+    /// floats after the tile's `n`): it touches only the tile's values and needs no planes
+    /// beyond the three (a saved input and a mask's mix do, as does the trilinear 3D lookup,
+    /// which reads whole vectors past `n`).
+    static func runsInRows(_ step: PointStep) -> Bool {
+        switch step {
+        case .saveInput, .maskMix: false
+        case .lut(let lut, let tetrahedral, _): !(lut.kind == .threeD && lut.shaper == nil && !tetrahedral)
+        default: true
         }
     }
 
@@ -348,6 +363,7 @@ public struct PointProgram: Sendable {
         headTables = head.isEmpty ? nil : ChannelTables.Lazy(steps: head)
         tailTables = tail.isEmpty ? nil : ChannelTables.Lazy(steps: tail)
         bodyRuns = tables ? Self.bodyRuns(body) : body.map { .step($0) }
+        runsInRows = body.allSatisfy(Self.runsInRows)
         guard tables else {
             loadTable = []
             self.storeTable = []
@@ -405,6 +421,7 @@ public struct PointProgram: Sendable {
         storeClampSafe = program.storeClampSafe
         headTables = program.headTables
         tailTables = program.tailTables
+        runsInRows = program.runsInRows
         // Positional steps are never per-channel: the tables stay, the steps are laid out.
         var next = body.makeIterator()
         bodyRuns = program.bodyRuns.map { piece in
@@ -454,20 +471,27 @@ public struct PointProgram: Sendable {
         }
         precondition(from != .uint8 || !loadTable.isEmpty, "PointProgram built without tables cannot read 8-bit rows")
         precondition(to != .uint8 || !storeTable.isEmpty, "PointProgram built without tables cannot write 8-bit rows")
-        let planes = UnsafeMutablePointer<Float>.allocate(capacity: 6 * Self.tile)
-        planes.initialize(repeating: 0, count: 6 * Self.tile)
-        defer { planes.deallocate() }
-        let r = planes, g = planes + Self.tile, b = planes + 2 * Self.tile
+        // Float output whose tiles can be the row's own planes (`runsInRows`): the input is loaded
+        // straight into them (or is them, run in place: a pass inside a neighbourhood stage's
+        // emit), and nothing is copied out.
+        let floats = output.assumingMemoryBound(to: Float.self)
+        let inRow = to == .float32 && runsInRows && (from != .float32 || input == UnsafeRawPointer(output))
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: inRow ? 0 : 6 * Self.tile)
+        if !inRow { buffer.initialize(repeating: 0, count: 6 * Self.tile) }
+        defer { buffer.deallocate() }
+        let stride = inRow ? pixels : Self.tile
         let headReady = from != .uint8 ? headTables?.tables : nil
         let tailReady = to != .uint8 ? tailTables?.tables : nil
         let body = readyBody()
         var start = 0
         while start < pixels {
             let n = min(Self.tile, pixels - start)
+            let planes = inRow ? floats + start : buffer
+            let r = planes, g = planes + stride, b = planes + 2 * stride
             switch from {
             case .uint8:
                 let px = input.assumingMemoryBound(to: UInt8.self) + 3 * start
-                loadTable.withUnsafeBufferPointer { rk_u8_load(px, $0.baseAddress!, planes, Int32(Self.tile), Int32(n)) }
+                loadTable.withUnsafeBufferPointer { rk_u8_load(px, $0.baseAddress!, planes, Int32(stride), Int32(n)) }
             case .uint16:
                 let px = input.assumingMemoryBound(to: UInt16.self) + 3 * start
                 let k: Float = 1 / 65535
@@ -477,11 +501,11 @@ public struct PointProgram: Sendable {
                     b[i] = Float(px[3 * i + 2]) * k
                 }
             case .float32:
-                rk_copy_planes(input.assumingMemoryBound(to: Float.self) + start, pixels, planes, Self.tile, Int32(n))
+                if !inRow { rk_copy_planes(input.assumingMemoryBound(to: Float.self) + start, pixels, planes, Self.tile, Int32(n)) }
             }
-            headReady?.apply(planes, count: n, tile: Self.tile)
-            Self.runBody(body, planes, n, x: start, y: y)
-            tailReady?.apply(planes, count: n, tile: Self.tile)
+            headReady?.apply(planes, count: n, tile: stride)
+            Self.runBody(body, planes, n, x: start, y: y, stride: stride)
+            tailReady?.apply(planes, count: n, tile: stride)
             switch to {
             case .uint8:
                 storeTable.withUnsafeBufferPointer { store($0.baseAddress!, planes, n, output.assumingMemoryBound(to: UInt8.self) + 3 * start) }
@@ -493,7 +517,7 @@ public struct PointProgram: Sendable {
                     px[3 * i + 2] = SampleConversion.quantize16(b[i])
                 }
             case .float32:
-                rk_copy_planes(planes, Self.tile, output.assumingMemoryBound(to: Float.self) + start, pixels, Int32(n))
+                if !inRow { rk_copy_planes(planes, Self.tile, floats + start, pixels, Int32(n)) }
             }
             start += n
         }
@@ -571,24 +595,26 @@ public struct PointProgram: Sendable {
         }
     }
 
+    /// `step` on a tile of `n` pixels whose planes are `stride` floats apart (a tile buffer's
+    /// `tile`, or a row's width when the tile is part of the row: `runsInRows`).
     @inline(__always)
-    static func apply(_ step: PointStep, _ planes: UnsafeMutablePointer<Float>, _ n: Int, x: Int, y: Int) {
-        let r = planes, g = planes + tile, b = planes + 2 * tile
+    static func apply(_ step: PointStep, _ planes: UnsafeMutablePointer<Float>, _ n: Int, x: Int, y: Int, stride: Int = tile) {
+        let r = planes, g = planes + stride, b = planes + 2 * stride
         switch step {
         case .toLinear:
-            vectors(planes, n) { FastMath.srgbToLinear($0) }
+            vectors(planes, n, stride) { FastMath.srgbToLinear($0) }
         case .toEncoded:
-            vectors(planes, n) { FastMath.linearToSRGB($0) }
+            vectors(planes, n, stride) { FastMath.linearToSRGB($0) }
         case .matrix(let m):
-            m.withUnsafeBufferPointer { rk_matrix_planes(planes, Int32(tile), Int32(n), $0.baseAddress!) }
+            m.withUnsafeBufferPointer { rk_matrix_planes(planes, Int32(stride), Int32(n), $0.baseAddress!) }
         case .power(let e):
-            vectors(planes, n) { FastMath.pow($0, e) }
+            vectors(planes, n, stride) { FastMath.pow($0, e) }
         case .levels(let black, let white, let gamma, let outBlack, let outWhite):
             let scale = 1 / (white - black), range = outWhite - outBlack
             if gamma == 1 {
-                for c in 0..<3 { let p = planes + c * tile; for i in 0..<n { p[i] = outBlack + range * max(0, (p[i] - black) * scale) } }
+                for c in 0..<3 { let p = planes + c * stride; for i in 0..<n { p[i] = outBlack + range * max(0, (p[i] - black) * scale) } }
             } else {
-                vectors(planes, n) { v in
+                vectors(planes, n, stride) { v in
                     var x = (v - black) * scale
                     x = x.replacing(with: 0, where: x .< 0)
                     return range * FastMath.pow(x, gamma) + outBlack
@@ -596,13 +622,13 @@ public struct PointProgram: Sendable {
             }
         case .sigmoid(let a, let mid, let s0, let s1):
             let k = 1 / (s1 - s0), half = a / 2
-            vectors(planes, n) { (FastMath.tanh(half * ($0 - mid)) - s0) * k }
+            vectors(planes, n, stride) { (FastMath.tanh(half * ($0 - mid)) - s0) * k }
         case .vibrance(let amount):
             // In C (`rk_vibrance`, the Swift loop's operations eight lanes at a time: the compiler
             // left the Swift loop scalar).
             rk_vibrance(r, g, b, Int32(n), amount)
         case .clip(let lo, let hi):
-            for c in 0..<3 { let p = planes + c * tile; for i in 0..<n { p[i] = min(max(p[i], lo), hi) } }
+            for c in 0..<3 { let p = planes + c * stride; for i in 0..<n { p[i] = min(max(p[i], lo), hi) } }
         case .vignette(let amount, let inner, let outer, let cx, let cy, let scale, let encoded):
             // The gains of the tile's pixels (`rk_vignette_gains`), then on linear light a product,
             // on encoded values `EncodedGain`.
@@ -635,7 +661,7 @@ public struct PointProgram: Sendable {
         case .lut(let lut, let tetrahedral, let amount):
             lut.table.withUnsafeBufferPointer { t in
                 if lut.kind == .threeD && lut.shaper == nil {
-                    lookup3D(lut, t.baseAddress!, planes, n, tetrahedral, amount)
+                    lookup3D(lut, t.baseAddress!, planes, n, tetrahedral, amount, stride: stride)
                     return
                 }
                 for i in 0..<n {
@@ -652,7 +678,7 @@ public struct PointProgram: Sendable {
         case .curves(let table, let size):
             table.withUnsafeBufferPointer { tb in
                 for c in 0..<3 {
-                    let p = planes + c * tile
+                    let p = planes + c * stride
                     let base = tb.baseAddress! + c * size
                     for i in 0..<n { p[i] = curve(p[i], base, size) }
                 }
@@ -660,16 +686,24 @@ public struct PointProgram: Sendable {
         }
     }
 
-    /// Applies `f` to the three planes eight values at a time (the planes are a whole tile long,
-    /// so the last vector may run past `n` into the tile's spare, initialised values).
+    /// Applies `f` to the three planes (`stride` floats apart) eight values at a time; the last
+    /// few values through a padded vector, so nothing past `n` is read or written (a tile may
+    /// be part of a row). `f` works lane by lane: the padding changes no value.
     @inline(__always)
-    static func vectors(_ planes: UnsafeMutablePointer<Float>, _ n: Int, _ f: (FastMath.V) -> FastMath.V) {
+    static func vectors(_ planes: UnsafeMutablePointer<Float>, _ n: Int, _ stride: Int, _ f: (FastMath.V) -> FastMath.V) {
         let raw = UnsafeMutableRawPointer(planes)
-        let chunks = (n + 7) / 8
+        let whole = n / 8, rest = n % 8
         for c in 0..<3 {
-            for k in 0..<chunks {
-                let offset = (c * tile + 8 * k) * MemoryLayout<Float>.stride
+            for k in 0..<whole {
+                let offset = (c * stride + 8 * k) * MemoryLayout<Float>.stride
                 raw.storeBytes(of: f(raw.loadUnaligned(fromByteOffset: offset, as: FastMath.V.self)), toByteOffset: offset, as: FastMath.V.self)
+            }
+            if rest > 0 {
+                let p = planes + c * stride + 8 * whole
+                var v = FastMath.V(repeating: 0)
+                for i in 0..<rest { v[i] = p[i] }
+                v = f(v)
+                for i in 0..<rest { p[i] = v[i] }
             }
         }
     }
@@ -732,7 +766,7 @@ public struct PointProgram: Sendable {
     /// (same cell choice and weights, so the same values to within a float rounding).
     @inline(__always)
     static func lookup3D(_ lut: CubeLUT, _ t: UnsafePointer<Float>, _ planes: UnsafeMutablePointer<Float>, _ n: Int,
-                         _ tetrahedral: Bool, _ amount: Float) {
+                         _ tetrahedral: Bool, _ amount: Float, stride: Int = tile) {
         typealias V = SIMD8<Float>
         let size = lut.size, top = Float(size - 1)
         let scale = top / (lut.domainMax - lut.domainMin)
@@ -741,7 +775,7 @@ public struct PointProgram: Sendable {
             var ends = (lut.domainMin.x, lut.domainMin.y, lut.domainMin.z, scale.x, scale.y, scale.z)
             withUnsafeBytes(of: &ends) { e in
                 let f = e.bindMemory(to: Float.self).baseAddress!
-                rk_lut3d_tetrahedral(t, Int32(size), planes, Int32(tile), Int32(n), f, f + 3, amount)
+                rk_lut3d_tetrahedral(t, Int32(size), planes, Int32(stride), Int32(n), f, f + 3, amount)
             }
             return
         }
@@ -755,6 +789,7 @@ public struct PointProgram: Sendable {
             let (low, index) = SRGB.floor22(q.replacing(with: last, where: q .> last))
             return (index, q - low)
         }
+        assert(stride == tile, "the trilinear lookup reads whole vectors past n: tile buffers only (runsInRows)")
         let r = planes, g = planes + tile, b = planes + 2 * tile
         let raw = UnsafeMutableRawPointer(planes)
         let dg = size, db = size * size

@@ -227,4 +227,53 @@ struct PointProgramTests {
         let plain = PointProgram(steps: [.toLinear, .toEncoded])
         #expect(plain.laidOut(scaledBy: 3, 2).steps == plain.steps)
     }
+
+    /// Bodies for the in-row test: per-pixel steps, tables between them, a positional step, and one
+    /// that needs the tile buffer's spare planes (it takes the tiles whatever the row).
+    static let rowBodies: [[PointStep]] = [
+        [.toLinear, .matrix([1.1, 0.05, -0.02, 0.01, 0.0, 0.9, 0.1, 0, -0.03, 0.02, 1.2, -0.01]), .toEncoded, .vibrance(0.3)],
+        [.vibrance(-0.4), .power(0.8), .vibrance(0.2),
+         .levels(black: 0.1, white: 0.9, inverseGamma: 1 / 1.4, outBlack: 0.05, outWhite: 0.95), .vibrance(0.1)],
+        [.matrix([1.2, 0, 0, 0, 0, 1.1, 0, 0, 0, 0, 0.9, 0]),
+         .vignette(amount: 0.6, inner: 0.3, outer: 0.9, cx: 300, cy: 3, scale: Float(1 / 400.0), encoded: true),
+         .sigmoid(a: 5, b: 0.4, s0: Float(tanh(2.5 * -0.4)), s1: Float(tanh(2.5 * 0.6))), .vibrance(0.2)],
+        [.saveInput, .matrix([0.5, 0, 0, 0.2, 0, 0.5, 0, 0.2, 0, 0, 0.5, 0.2]),
+         .maskMix(.gradient(fromX: 10, fromY: 0, toX: 300, toY: 5), invert: false, amount: 1)],
+    ]
+
+    @Test("a float pass run in its own row (no tile buffer) gives the bits of the tile buffer's run, and writes nothing past the row",
+          arguments: 0..<rowBodies.count)
+    func inRow(_ index: Int) {
+        let program = PointProgram(steps: Self.rowBodies[index])
+        for width in [1, 7, 255, 256, 257, 1037] {
+            let count = 3 * width, guardCount = 9
+            let row = Self.values(count, seed: UInt64(31 + width), range: -0.1...1.2)
+            // In place (input and output the same planes: the row's own tiles where the body allows).
+            var inPlace = row + [Float](repeating: 7, count: guardCount)
+            inPlace.withUnsafeMutableBytes { program.run(UnsafeRawPointer($0.baseAddress!), from: .float32, into: $0.baseAddress!, to: .float32, pixels: width, y: 3) }
+            // Another output (the tile buffer, copied in and out).
+            var copied = [Float](repeating: 0, count: count)
+            row.withUnsafeBytes { input in
+                copied.withUnsafeMutableBytes { program.run(input.baseAddress!, from: .float32, into: $0.baseAddress!, to: .float32, pixels: width, y: 3) }
+            }
+            #expect(Array(inPlace[..<count]).map(\.bitPattern) == copied.map(\.bitPattern), "width \(width)")
+            #expect(inPlace[count...].allSatisfy { $0 == 7 }, "width \(width): written past the row")
+            #expect(copied != row, "width \(width): the body should change the row")
+            // From 8-bit codes straight into the output's planes: the float path's values from code/255.
+            let codes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            var planar = [Float](repeating: 0, count: count)
+            for x in 0..<width { for c in 0..<3 { planar[c * width + x] = Float(codes[3 * x + c]) / 255 } }
+            var fromCodes = [Float](repeating: 7, count: count + guardCount)
+            codes.withUnsafeBytes { input in
+                fromCodes.withUnsafeMutableBytes { program.run(input.baseAddress!, from: .uint8, into: $0.baseAddress!, to: .float32, pixels: width, y: 3) }
+            }
+            var fromFloats = [Float](repeating: 0, count: count)
+            planar.withUnsafeBytes { input in
+                fromFloats.withUnsafeMutableBytes { program.run(input.baseAddress!, from: .float32, into: $0.baseAddress!, to: .float32, pixels: width, y: 3) }
+            }
+            let worst = zip(fromCodes[..<count], fromFloats).map { abs($0 - $1) }.max() ?? 0
+            #expect(worst <= 2e-5, "width \(width): 8-bit in, worst \(worst)")
+            #expect(fromCodes[count...].allSatisfy { $0 == 7 }, "width \(width): 8-bit in, written past the row")
+        }
+    }
 }
