@@ -463,19 +463,26 @@ public struct PointProgram: Sendable {
     /// run the head and tail steps per pixel, and float outputs keep every value as it is
     /// (extended range, no clamping: only encoders quantise). A float or 16-bit end runs its
     /// per-channel steps through `ChannelTables`.
+    ///
+    /// `scratchInput`: a float input row is the caller's to overwrite (a stage's own scratch row
+    /// or strip), so the pass may run in its planes on the way to integer output.
     public func run(_ input: UnsafeRawPointer, from: SampleType, into output: UnsafeMutableRawPointer, to: SampleType,
-                    pixels: Int, y: Int = 0) {
+                    pixels: Int, y: Int = 0, scratchInput: Bool = false) {
         if from == .uint8 && to == .uint8 {
             run(output.assumingMemoryBound(to: UInt8.self), pixels: pixels, y: y, input: input.assumingMemoryBound(to: UInt8.self))
             return
         }
         precondition(from != .uint8 || !loadTable.isEmpty, "PointProgram built without tables cannot read 8-bit rows")
         precondition(to != .uint8 || !storeTable.isEmpty, "PointProgram built without tables cannot write 8-bit rows")
-        // Float output whose tiles can be the row's own planes (`runsInRows`): the input is loaded
-        // straight into them (or is them, run in place: a pass inside a neighbourhood stage's
-        // emit), and nothing is copied out.
+        // Tiles that are slices of a row's own planes (`runsInRows`): of a float output row, which
+        // the input is loaded straight into (or is already: a pass inside a neighbourhood stage's
+        // emit, run in place), nothing copied out; or of a float input row the caller lets the
+        // pass overwrite, nothing copied in.
         let floats = output.assumingMemoryBound(to: Float.self)
-        let inRow = to == .float32 && runsInRows && (from != .float32 || input == UnsafeRawPointer(output))
+        let inOutput = to == .float32 && runsInRows && (from != .float32 || input == UnsafeRawPointer(output))
+        let inInput = !inOutput && from == .float32 && scratchInput && runsInRows
+        let inRow = inOutput || inInput
+        let rowPlanes = inOutput ? floats : UnsafeMutablePointer(mutating: input.assumingMemoryBound(to: Float.self))
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: inRow ? 0 : 6 * Self.tile)
         if !inRow { buffer.initialize(repeating: 0, count: 6 * Self.tile) }
         defer { buffer.deallocate() }
@@ -486,7 +493,7 @@ public struct PointProgram: Sendable {
         var start = 0
         while start < pixels {
             let n = min(Self.tile, pixels - start)
-            let planes = inRow ? floats + start : buffer
+            let planes = inRow ? rowPlanes + start : buffer
             let r = planes, g = planes + stride, b = planes + 2 * stride
             switch from {
             case .uint8:
@@ -508,7 +515,7 @@ public struct PointProgram: Sendable {
             tailReady?.apply(planes, count: n, tile: stride)
             switch to {
             case .uint8:
-                storeTable.withUnsafeBufferPointer { store($0.baseAddress!, planes, n, output.assumingMemoryBound(to: UInt8.self) + 3 * start) }
+                storeTable.withUnsafeBufferPointer { store($0.baseAddress!, planes, n, output.assumingMemoryBound(to: UInt8.self) + 3 * start, stride: stride) }
             case .uint16:
                 let px = output.assumingMemoryBound(to: UInt16.self) + 3 * start
                 for i in 0..<n {
@@ -517,7 +524,7 @@ public struct PointProgram: Sendable {
                     px[3 * i + 2] = SampleConversion.quantize16(b[i])
                 }
             case .float32:
-                if !inRow { rk_copy_planes(planes, Self.tile, floats + start, pixels, Int32(n)) }
+                if !inOutput { rk_copy_planes(planes, stride, floats + start, pixels, Int32(n)) }
             }
             start += n
         }
@@ -548,15 +555,16 @@ public struct PointProgram: Sendable {
     }
 
     @inline(__always)
-    func store(_ table: UnsafePointer<UInt8>, _ planes: UnsafeMutablePointer<Float>, _ n: Int, _ px: UnsafeMutablePointer<UInt8>) {
+    func store(_ table: UnsafePointer<UInt8>, _ planes: UnsafeMutablePointer<Float>, _ n: Int, _ px: UnsafeMutablePointer<UInt8>,
+               stride: Int = tile) {
         if storeClampSafe {
             // Clamp, scale, round to the nearest index, look up, interleave: in C (see rk_u8_store).
-            rk_u8_store(planes, Int32(Self.tile), Int32(n), table, Int32(Self.storeLevels), px)
+            rk_u8_store(planes, Int32(stride), Int32(n), table, Int32(Self.storeLevels), px)
             return
         }
         let top = Float(Self.storeLevels - 1)
         for c in 0..<3 {
-            let plane = planes + c * Self.tile
+            let plane = planes + c * stride
             let t = table + c * Self.storeLevels
             for i in 0..<n {
                 let v = plane[i]

@@ -446,7 +446,7 @@ public final class BlurStage: RowSource {
     /// With integer output, the float row `out` written as the output row's samples.
     @inline(__always)
     private func store(_ out: UnsafeMutablePointer<Float>, into row: UnsafeMutableRawPointer, row y: Int) {
-        storeProgram?.run(UnsafeRawPointer(out), from: .float32, into: row, to: format.sampleType, pixels: width, y: y)
+        storeProgram?.run(UnsafeRawPointer(out), from: .float32, into: row, to: format.sampleType, pixels: width, y: y, scratchInput: true)
     }
 
     /// The steps or pass after the stage, on output row `y`'s planes in place.

@@ -23,7 +23,8 @@ public final class PointStage: RowSource {
     private let programs: [PointProgram]
     private var planes: UnsafeMutablePointer<Float>?
     private var planeCapacity = 0
-    /// The source's rows when they are not of the output's sample type (else the output buffer).
+    /// The source's rows when they are not of the output's sample type (else the output buffer):
+    /// the stage's own, so a float pass may run in them (`scratchInput`).
     private var scratch: PixelBuffer?
     /// Rows handed out so far: strips arrive in order, so this is the next strip's first row.
     private var rowsDone = 0
@@ -72,7 +73,8 @@ public final class PointStage: RowSource {
                 guard n > 0 else { break }
                 let (firstRow, offset) = (rowsDone, filled)
                 let body = { (i: Int) in
-                    program.run(UnsafeRawPointer(input.row(i)), from: from, into: buffer.row(offset + i), to: to, pixels: width, y: firstRow + i)
+                    program.run(UnsafeRawPointer(input.row(i)), from: from, into: buffer.row(offset + i), to: to, pixels: width, y: firstRow + i,
+                                scratchInput: true)
                 }
                 if let pool { pool.run(count: n, body) } else { for i in 0..<n { body(i) } }
                 rowsDone += n
@@ -104,7 +106,8 @@ public final class PointStage: RowSource {
         if programs.count == 1 {
             let program = programs[0]
             rows { i in
-                program.run(UnsafeRawPointer(input.row(i)), from: from, into: buffer.row(i), to: to, pixels: width, y: firstRow + i)
+                program.run(UnsafeRawPointer(input.row(i)), from: from, into: buffer.row(i), to: to, pixels: width, y: firstRow + i,
+                            scratchInput: true)
             }
             return n
         }

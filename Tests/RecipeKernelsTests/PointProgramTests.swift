@@ -1,4 +1,5 @@
 import Glibc
+import RecipeCore
 import RecipeKernels
 import Testing
 
@@ -241,7 +242,7 @@ struct PointProgramTests {
          .maskMix(.gradient(fromX: 10, fromY: 0, toX: 300, toY: 5), invert: false, amount: 1)],
     ]
 
-    @Test("a float pass run in its own row (no tile buffer) gives the bits of the tile buffer's run, and writes nothing past the row",
+    @Test("a pass run in its rows' own planes (no tile buffer) gives the bits of the tile buffer's run, and writes nothing past the row",
           arguments: 0..<rowBodies.count)
     func inRow(_ index: Int) {
         let program = PointProgram(steps: Self.rowBodies[index])
@@ -259,6 +260,21 @@ struct PointProgramTests {
             #expect(Array(inPlace[..<count]).map(\.bitPattern) == copied.map(\.bitPattern), "width \(width)")
             #expect(inPlace[count...].allSatisfy { $0 == 7 }, "width \(width): written past the row")
             #expect(copied != row, "width \(width): the body should change the row")
+            // To 8- and 16-bit codes, run in an input the caller lets it overwrite, or through the tile buffer.
+            for type in [SampleType.uint8, .uint16] {
+                let bytes = count * (type == .uint8 ? 1 : 2)
+                var scratch = row, viaTiles = [UInt8](repeating: 0, count: bytes), inInput = [UInt8](repeating: 0, count: bytes)
+                row.withUnsafeBytes { input in
+                    viaTiles.withUnsafeMutableBytes { program.run(input.baseAddress!, from: .float32, into: $0.baseAddress!, to: type, pixels: width, y: 3) }
+                }
+                scratch.withUnsafeMutableBytes { input in
+                    inInput.withUnsafeMutableBytes {
+                        program.run(UnsafeRawPointer(input.baseAddress!), from: .float32, into: $0.baseAddress!, to: type, pixels: width, y: 3,
+                                    scratchInput: true)
+                    }
+                }
+                #expect(inInput == viaTiles, "width \(width), \(type): the codes of a run in the input")
+            }
             // From 8-bit codes straight into the output's planes: the float path's values from code/255.
             let codes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
             var planar = [Float](repeating: 0, count: count)
