@@ -483,50 +483,49 @@ public struct PointProgram: Sendable {
         let inInput = !inOutput && from == .float32 && scratchInput && runsInRows
         let inRow = inOutput || inInput
         let rowPlanes = inOutput ? floats : UnsafeMutablePointer(mutating: input.assumingMemoryBound(to: Float.self))
-        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: inRow ? 0 : 6 * Self.tile)
-        if !inRow { buffer.initialize(repeating: 0, count: 6 * Self.tile) }
-        defer { buffer.deallocate() }
-        let stride = inRow ? pixels : Self.tile
-        let headReady = from != .uint8 ? headTables?.tables : nil
-        let tailReady = to != .uint8 ? tailTables?.tables : nil
-        let body = readyBody()
-        var start = 0
-        while start < pixels {
-            let n = min(Self.tile, pixels - start)
-            let planes = inRow ? rowPlanes + start : buffer
-            let r = planes, g = planes + stride, b = planes + 2 * stride
-            switch from {
-            case .uint8:
-                let px = input.assumingMemoryBound(to: UInt8.self) + 3 * start
-                loadTable.withUnsafeBufferPointer { rk_u8_load(px, $0.baseAddress!, planes, Int32(stride), Int32(n)) }
-            case .uint16:
-                let px = input.assumingMemoryBound(to: UInt16.self) + 3 * start
-                let k: Float = 1 / 65535
-                for i in 0..<n {
-                    r[i] = Float(px[3 * i]) * k
-                    g[i] = Float(px[3 * i + 1]) * k
-                    b[i] = Float(px[3 * i + 2]) * k
+        withTileBuffer { buffer in
+            let stride = inRow ? pixels : Self.tile
+            let headReady = from != .uint8 ? headTables?.tables : nil
+            let tailReady = to != .uint8 ? tailTables?.tables : nil
+            let body = readyBody()
+            var start = 0
+            while start < pixels {
+                let n = min(Self.tile, pixels - start)
+                let planes = inRow ? rowPlanes + start : buffer
+                let r = planes, g = planes + stride, b = planes + 2 * stride
+                switch from {
+                case .uint8:
+                    let px = input.assumingMemoryBound(to: UInt8.self) + 3 * start
+                    loadTable.withUnsafeBufferPointer { rk_u8_load(px, $0.baseAddress!, planes, Int32(stride), Int32(n)) }
+                case .uint16:
+                    let px = input.assumingMemoryBound(to: UInt16.self) + 3 * start
+                    let k: Float = 1 / 65535
+                    for i in 0..<n {
+                        r[i] = Float(px[3 * i]) * k
+                        g[i] = Float(px[3 * i + 1]) * k
+                        b[i] = Float(px[3 * i + 2]) * k
+                    }
+                case .float32:
+                    if !inRow { rk_copy_planes(input.assumingMemoryBound(to: Float.self) + start, pixels, planes, Self.tile, Int32(n)) }
                 }
-            case .float32:
-                if !inRow { rk_copy_planes(input.assumingMemoryBound(to: Float.self) + start, pixels, planes, Self.tile, Int32(n)) }
-            }
-            headReady?.apply(planes, count: n, tile: stride)
-            Self.runBody(body, planes, n, x: start, y: y, stride: stride)
-            tailReady?.apply(planes, count: n, tile: stride)
-            switch to {
-            case .uint8:
-                storeTable.withUnsafeBufferPointer { store($0.baseAddress!, planes, n, output.assumingMemoryBound(to: UInt8.self) + 3 * start, stride: stride) }
-            case .uint16:
-                let px = output.assumingMemoryBound(to: UInt16.self) + 3 * start
-                for i in 0..<n {
-                    px[3 * i] = SampleConversion.quantize16(r[i])
-                    px[3 * i + 1] = SampleConversion.quantize16(g[i])
-                    px[3 * i + 2] = SampleConversion.quantize16(b[i])
+                headReady?.apply(planes, count: n, tile: stride)
+                Self.runBody(body, planes, n, x: start, y: y, stride: stride)
+                tailReady?.apply(planes, count: n, tile: stride)
+                switch to {
+                case .uint8:
+                    storeTable.withUnsafeBufferPointer { store($0.baseAddress!, planes, n, output.assumingMemoryBound(to: UInt8.self) + 3 * start, stride: stride) }
+                case .uint16:
+                    let px = output.assumingMemoryBound(to: UInt16.self) + 3 * start
+                    for i in 0..<n {
+                        px[3 * i] = SampleConversion.quantize16(r[i])
+                        px[3 * i + 1] = SampleConversion.quantize16(g[i])
+                        px[3 * i + 2] = SampleConversion.quantize16(b[i])
+                    }
+                case .float32:
+                    if !inOutput { rk_copy_planes(planes, stride, floats + start, pixels, Int32(n)) }
                 }
-            case .float32:
-                if !inOutput { rk_copy_planes(planes, stride, floats + start, pixels, Int32(n)) }
+                start += n
             }
-            start += n
         }
     }
 
@@ -534,23 +533,35 @@ public struct PointProgram: Sendable {
     /// (or from `input` when given).
     public func run(_ row: UnsafeMutablePointer<UInt8>, pixels: Int, y: Int = 0, input: UnsafePointer<UInt8>? = nil) {
         precondition(!loadTable.isEmpty, "PointProgram built without tables cannot run on 8-bit rows")
-        let planes = UnsafeMutablePointer<Float>.allocate(capacity: 6 * Self.tile)
-        planes.initialize(repeating: 0, count: 6 * Self.tile)
-        defer { planes.deallocate() }
         let body = readyBody()
-        loadTable.withUnsafeBufferPointer { load in
-            storeTable.withUnsafeBufferPointer { store in
-                var start = 0
-                while start < pixels {
-                    let n = min(Self.tile, pixels - start)
-                    let px = row + 3 * start
-                    let source = UnsafePointer(input ?? UnsafePointer(row)) + 3 * start
-                    rk_u8_load(source, load.baseAddress!, planes, Int32(Self.tile), Int32(n))
-                    Self.runBody(body, planes, n, x: start, y: y)
-                    self.store(store.baseAddress!, planes, n, px)
-                    start += n
+        withTileBuffer { planes in
+            loadTable.withUnsafeBufferPointer { load in
+                storeTable.withUnsafeBufferPointer { store in
+                    var start = 0
+                    while start < pixels {
+                        let n = min(Self.tile, pixels - start)
+                        let px = row + 3 * start
+                        let source = UnsafePointer(input ?? UnsafePointer(row)) + 3 * start
+                        rk_u8_load(source, load.baseAddress!, planes, Int32(Self.tile), Int32(n))
+                        Self.runBody(body, planes, n, x: start, y: y)
+                        self.store(store.baseAddress!, planes, n, px)
+                        start += n
+                    }
                 }
             }
+        }
+    }
+
+    /// A tile buffer of six planes (the three a pass works in, the three a saved input takes)
+    /// for `body`, on the stack. Zeroed only for a program whose steps read past a tile's `n`
+    /// (the trilinear 3D lookup's whole vectors, a saved input's whole planes: the programs that
+    /// do not run in rows); every other step reads and writes the tile's values alone, so a row
+    /// no longer pays 6 KiB of zeroes and a heap allocation.
+    @inline(__always)
+    func withTileBuffer<R>(_ body: (UnsafeMutablePointer<Float>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 6 * Self.tile) { buffer in
+            if !runsInRows { buffer.initialize(repeating: 0) }
+            return body(buffer.baseAddress!)
         }
     }
 
