@@ -214,10 +214,12 @@ public enum PointStep: Sendable, Hashable {
     }
 }
 
-/// A run of point steps executed in one pass over a strip: pixels are taken 64 at a time into
-/// three planar float arrays that stay in L1, every step runs over them (a tight loop the
-/// compiler vectorises), and they are written back. No intermediate image, no per-pixel dispatch:
-/// the `switch` on the step happens once per 64 pixels.
+/// A run of point steps executed in one pass over a strip: pixels are taken `tile` (256) at a
+/// time as three planes that stay in L1, every step runs over them (a C kernel or a vectorised
+/// loop), and they are written back. A tile is a buffer of its own between 8-bit rows, and a
+/// slice of the row itself where a row of float planes is written, or read and free to
+/// overwrite (`runsInRows`). No intermediate image, no per-pixel dispatch: the `switch` on the
+/// step happens once a tile.
 ///
 /// Per-channel steps at the ends cost nothing per pixel: the leading run (from the 8-bit code)
 /// becomes a 256-entry load table per channel, computed exactly in double precision; the trailing
