@@ -155,6 +155,10 @@ public enum PointStep: Sendable, Hashable {
     /// The 3×4 identity.
     public static let identityMatrix: [Float] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]
 
+    /// |v|^e with v's sign: the power step's reference (one function for `reference` and
+    /// `referenceAlike`, so the two give the same bits).
+    static func signedPower(_ v: Double, _ e: Double) -> Double { v < 0 ? -pow(-v, e) : pow(v, e) }
+
     /// `reference` of a step that treats the channels alike, on each of `values` (one channel's
     /// value standing for all three), in place: the same arithmetic lane by lane, so the same
     /// bits (`PointStep.sample`).
@@ -165,7 +169,7 @@ public enum PointStep: Sendable, Hashable {
         case .toEncoded: each(SRGB.encode)
         case .power(let e):
             let d = Double(e)
-            each { $0 < 0 ? -pow(-$0, d) : pow($0, d) }
+            each { Self.signedPower($0, d) }
         case .matrix(let m):
             // `reference`'s sum in its order, with the three channels' values the same.
             let (a, b, c, d) = (Double(m[0]), Double(m[1]), Double(m[2]), Double(m[3]))
@@ -186,7 +190,7 @@ public enum PointStep: Sendable, Hashable {
             return SIMD3(d[0] * p.x + d[1] * p.y + d[2] * p.z + d[3],
                          d[4] * p.x + d[5] * p.y + d[6] * p.z + d[7],
                          d[8] * p.x + d[9] * p.y + d[10] * p.z + d[11])
-        case .power(let e): return each { $0 < 0 ? -pow(-$0, Double(e)) : pow($0, Double(e)) }
+        case .power(let e): return each { Self.signedPower($0, Double(e)) }
         case .levels(let b, let w, let g, let ob, let ow):
             return each { Double(ob) + Double(ow - ob) * pow(max(0, ($0 - Double(b)) / Double(w - b)), Double(g)) }
         case .sigmoid(let a, let b, let s0, let s1):

@@ -3,11 +3,12 @@ import CKernelsSIMD
 /// 2^(shadows·(1 − Yb)² − highlights·Yb²), Yb the blurred encoded luma clamped to [0, 1].
 ///
 /// ```swift
-/// let g = ShadowsHighlights.gain(yb, shadows: 0.3, highlights: 0.2)   // eight pixels
+/// ShadowsHighlights.gains(yb, into: gains, count: width, shadows: 0.3, highlights: 0.2)   // a row
 /// ```
 public enum ShadowsHighlights {
     /// Eight gains at once with `FastMath.exp2` (within 1e-6 of the Double formula, which
-    /// `gainReference` is; a table of 1,024 steps read lane by lane cost more than this).
+    /// `gainReference` is; a table of 1,024 steps read lane by lane cost more than this): the
+    /// arithmetic `gains` runs in C, which the tests hold to it bit for bit.
     @inlinable @inline(__always)
     public static func gain(_ yb: SIMD8<Float>, shadows: Float, highlights: Float) -> SIMD8<Float> {
         let y = FastMath.clamp(yb, upTo: 1), rest = 1 - y
