@@ -401,6 +401,7 @@ void rk_u8_store(const float *planes, int tile, int count, const uint8_t *table,
     rk_u8_store_plain(planes, tile, count, table, levels, px);
 }
 
+
 /* ---- A 3x4 matrix over a point pass's planes ------------------------------------------------
  * out = m·rgb + bias, each row evaluated as ((m0·r + m1·g) + m2·b) + m3, as PointProgram's Swift
  * loop did (the same bytes); eight lanes a step where the CPU has AVX2 (Swift's SIMD8 is two SSE
@@ -852,26 +853,35 @@ static inline __m256 rk_gain_exact8(__m256 a, __m256 g, int *outside) {
     return _mm256_blendv_ps(curve, _mm256_mul_ps(y, _mm256_set1_ps(12.92f)), _mm256_cmp_ps(y, _mm256_set1_ps(0.0031308f), _CMP_LE_OQ));
 }
 
+/* From planes sr, sg, sb into r, g, b (the same planes for in place: every group's values are
+ * read before its results are written). */
 __attribute__((target("avx2,fma")))
-static int rk_encoded_gain_avx2(float *r, float *g, float *b, const float *gain, int count) {
+static int rk_encoded_gain_avx2(const float *sr, const float *sg, const float *sb, float *r, float *g, float *b,
+                                const float *gain, int count) {
     const __m256 signMask = _mm256_set1_ps(-0.0f), toe = _mm256_set1_ps(0.04045f), offset = _mm256_set1_ps(0.055f);
     const __m256 low = _mm256_set1_ps(0.001953125f), high = _mm256_set1_ps(128.0f), sixteen = _mm256_set1_ps(16.0f);
+    const float *sources[3] = {sr, sg, sb};
     float *planes[3] = {r, g, b};
+    const int inPlace = sr == r;
     int k = 0;
     for (; k + 8 <= count; k += 8) {
         __m256 gv = _mm256_loadu_ps(gain + k);
+        __m256 vr = _mm256_loadu_ps(sr + k), vg = _mm256_loadu_ps(sg + k), vb = _mm256_loadu_ps(sb + k);
         /* Gains of 1 (a vignette's centre, often half the picture) leave the values as they are. */
-        if (_mm256_movemask_ps(_mm256_cmp_ps(gv, _mm256_set1_ps(1.0f), _CMP_EQ_OQ)) == 0xFF) continue;
+        if (_mm256_movemask_ps(_mm256_cmp_ps(gv, _mm256_set1_ps(1.0f), _CMP_EQ_OQ)) == 0xFF) {
+            if (!inPlace) { _mm256_storeu_ps(r + k, vr); _mm256_storeu_ps(g + k, vg); _mm256_storeu_ps(b + k, vb); }
+            continue;
+        }
         /* A gain outside the polynomial's range (0 at a full vignette's corner): the pixels one
          * by one. */
         if (_mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(gv, low, _CMP_GE_OQ), _mm256_cmp_ps(gv, high, _CMP_LT_OQ))) != 0xFF) {
+            if (!inPlace) { _mm256_storeu_ps(r + k, vr); _mm256_storeu_ps(g + k, vg); _mm256_storeu_ps(b + k, vb); }
             for (int j = 0; j < 8; j++) rk_gain_one(r + k + j, g + k + j, b + k + j, gain[k + j]);
             continue;
         }
         __m256 root = rk_power8(gv, 0);
         /* The common case first: every value of the eight pixels positive, above the toe and
          * below 16, and so is the darkest result (the map is increasing). */
-        __m256 vr = _mm256_loadu_ps(r + k), vg = _mm256_loadu_ps(g + k), vb = _mm256_loadu_ps(b + k);
         __m256 lo = _mm256_min_ps(vr, _mm256_min_ps(vg, vb)), hi = _mm256_max_ps(vr, _mm256_max_ps(vg, vb));
         __m256 darkest = _mm256_fmsub_ps(root, _mm256_add_ps(lo, offset), offset);
         __m256 plain = _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(lo, toe, _CMP_GT_OQ), _mm256_cmp_ps(darkest, toe, _CMP_GT_OQ)),
@@ -883,7 +893,7 @@ static int rk_encoded_gain_avx2(float *r, float *g, float *b, const float *gain,
             continue;
         }
         for (int c = 0; c < 3; c++) {
-            __m256 v = _mm256_loadu_ps(planes[c] + k);
+            __m256 v = _mm256_loadu_ps(sources[c] + k);
             __m256 a = _mm256_andnot_ps(signMask, v);
             __m256 f = _mm256_fmsub_ps(root, _mm256_add_ps(a, offset), offset);
             /* Above the toe on both sides: the affine map. In the toe on both sides: the light is
@@ -904,7 +914,7 @@ static int rk_encoded_gain_avx2(float *r, float *g, float *b, const float *gain,
                     float lanes[8];
                     _mm256_storeu_ps(lanes, out);
                     for (int j = 0; j < 8; j++)
-                        if ((scalar >> j) & 1) lanes[j] = fabsf(rk_gain_exact(planes[c][k + j], gain[k + j]));
+                        if ((scalar >> j) & 1) lanes[j] = fabsf(rk_gain_exact(sources[c][k + j], gain[k + j]));
                     out = _mm256_loadu_ps(lanes);
                 }
             }
@@ -976,8 +986,21 @@ static void rk_encoded_gain_plain(float *r, float *g, float *b, const float *gai
 void rk_encoded_gain(float *r, float *g, float *b, const float *gain, int count) {
     int k = 0;
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-    if (rk_has_avx2()) k = rk_encoded_gain_avx2(r, g, b, gain, count);
+    if (rk_has_avx2()) k = rk_encoded_gain_avx2(r, g, b, r, g, b, gain, count);
 #endif
+    rk_encoded_gain_plain(r, g, b, gain, count, k);
+}
+
+void rk_encoded_gain_from(const float *fr, const float *fg, const float *fb, float *r, float *g, float *b, const float *gain,
+                          int count) {
+    int k = 0;
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (rk_has_avx2()) k = rk_encoded_gain_avx2(fr, fg, fb, r, g, b, gain, count);
+#endif
+    /* The rest (a row's last pixels, or all of it without AVX2) copied, then in place. */
+    memcpy(r + k, fr + k, (size_t)(count - k) * sizeof(float));
+    memcpy(g + k, fg + k, (size_t)(count - k) * sizeof(float));
+    memcpy(b + k, fb + k, (size_t)(count - k) * sizeof(float));
     rk_encoded_gain_plain(r, g, b, gain, count, k);
 }
 

@@ -62,10 +62,18 @@ public final class BlurStage: RowSource {
     private let planes: Int
     /// Horizontally blurred rows, `planes` planes of `width` floats, by row index mod ring size.
     private let ring: UnsafeMutablePointer<Float>
-    /// The unblurred rows, three planes (encoded for unsharp, linear for shadows/highlights),
-    /// same slots as `ring`; nil for the blur.
-    private let originals: UnsafeMutablePointer<Float>?
+    /// Where each unblurred row waiting for its output row is (encoded for unsharp, linear for
+    /// shadows/highlights), by row index mod `originalSlots`: in the strip it was read into,
+    /// which is kept until then (`strips`); nil for the blur, whose rows are not needed again.
+    private let originals: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
+    private let originalSlots: Int
+    /// The strip source rows are read into (`inputRows` rows), and with `originals`, the strips
+    /// read before it that still hold rows waiting for their output row: a strip is read into
+    /// again once all its rows are out. Source strips of that height move into them whole (a
+    /// prefetch's, `PrefetchStep.readRows`), so no row is copied on its way in; copying each row
+    /// into a ring of originals cost basic-corrections 3.5% of its CPU.
     private var input: PixelBuffer
+    private var strips: [PixelBuffer]
     /// A row's originals encoded (shadows/highlights on linear rows: its mask is the encoded luma).
     private let encodedRow: UnsafeMutablePointer<Float>?
     private var inputRow = 0        // rows of the source consumed
@@ -161,8 +169,12 @@ public final class BlurStage: RowSource {
         radius = weights.count / 2
         ringSize = layout.ringSize
         ring = .allocate(capacity: decimated == nil ? planes * width * ringSize : 0)
-        originals = mode == .blur ? nil : .allocate(capacity: 3 * width * ringSize)
         input = PixelBuffer(width: width, rowCapacity: Self.inputRows(width: width), format: source.format)
+        strips = [input]
+        // Rows read but not yet out: up to a ring's worth, plus the rest of the strip that
+        // brought the last of them.
+        originalSlots = ringSize + input.rowCapacity
+        originals = mode == .blur ? nil : .allocate(capacity: originalSlots)
         if case .shadowsHighlights(_, _, false) = mode { encodedRow = .allocate(capacity: 3 * width) } else { encodedRow = nil }
         lines = .allocate(capacity: layout.lineRows * planes * width)
         windowRows = .allocate(capacity: weights.count + GaussianBlur.verticalRowsPerPass - 1)
@@ -242,7 +254,11 @@ public final class BlurStage: RowSource {
                 floats += BlurStage.batchRows * planes * (width + taps + 8)    // padded
                 floats += planes * width * ringSize                            // ring
             }
-            if mode != .blur { floats += 3 * width * ringSize }            // originals
+            if mode != .blur {
+                // The strips kept for their originals, beyond the one a stage reads into anyway.
+                let rows = BlurStage.inputRows(width: width)
+                floats += ((ringSize - 1 + rows - 1) / rows) * rows * 3 * width
+            }
             if case .shadowsHighlights(_, _, false) = mode { floats += 3 * width }      // encodedRow
             return 4 * (floats + taps) + 8 * (taps + rows - 1) + (coarse?.bytes ?? 0)
                 + PixelBuffer.bytes(width: width, rowCapacity: BlurStage.inputRows(width: width), format: PixelFormat(.rgb, .float32))
@@ -295,26 +311,33 @@ public final class BlurStage: RowSource {
         }
     }
 
-    /// Source row `row` (the next one): its originals copied into their ring (the source's strip
-    /// is reused at its next read), and the planes to blur, returned: in `scratch`, or where they
+    /// A strip to read the next source rows into: one whose rows have all been emitted (or that
+    /// holds none yet), else a new one (about ring size ÷ strip height of them in all, when the
+    /// source fills each strip).
+    private func freeStrip() -> PixelBuffer {
+        if let free = strips.first(where: { $0.rowCount == 0 || $0.originY + $0.rowCount <= produced }) { return free }
+        let strip = PixelBuffer(width: width, rowCapacity: input.rowCapacity, format: input.format)
+        strips.append(strip)
+        return strip
+    }
+
+    /// Source row `row` (the next one): where its originals are noted (`originals`: in the strip
+    /// they were read into, kept until their output row), and the planes to blur, returned: in `scratch`, or where they
     /// already are (the originals an unsharp mask blurs whole, or with `keep` false, the blur's
     /// source row itself). `keep`: the planes must outlive the next source read (a batch of the
     /// direct sums).
     private func readSourceRow(_ row: Int, scratch: UnsafeMutablePointer<Float>, keep: Bool) throws -> UnsafePointer<Float> {
         // A float row: its three planes (the buffer is the stage's own, so steps may run in it).
         if inputNext >= inputAvailable {
+            if originals != nil { input = freeStrip() }
             inputAvailable = try source.readRows(into: input)
             inputNext = 0
             precondition(inputAvailable > 0, "source ended early")
         }
-        var px = input.row(inputNext).assumingMemoryBound(to: Float.self)
+        let px = input.row(inputNext).assumingMemoryBound(to: Float.self)
         inputNext += 1
         let width = self.width
-        if let originals {
-            let original = originals + (row % ringSize) * 3 * width
-            rk_copy_planes(px, width, original, width, Int32(width))
-            px = original
-        }
+        originals?[row % originalSlots] = px
         switch mode {
         case .blur:
             readSteps?.apply(px, count: width, tile: width)
@@ -414,7 +437,7 @@ public final class BlurStage: RowSource {
     /// originals, as a float row's three planes.
     private func emit(row y: Int, from line: UnsafeMutablePointer<Float>, into out: UnsafeMutablePointer<Float>) {
         let width = self.width
-        let original = originals.map { $0 + (y % ringSize) * 3 * width }
+        let original = originals.map { $0[y % originalSlots] }
         switch mode {
         case .blur:
             if line != out { out.update(from: line, count: 3 * width) }

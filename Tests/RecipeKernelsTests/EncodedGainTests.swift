@@ -38,27 +38,49 @@ struct EncodedGainTests {
         #expect(worst < 1e-6, "gain \(gain): worst \(worst)")
     }
 
-    @Test("a CPU without AVX2 gets the same floats, bit for bit: light and dark pixels, gains of 1, 0 and out of range")
-    func withoutAVX2() {
+    /// Three planes of light and dark values (around the toe too), and gains that vary by pixel,
+    /// with runs of 1 (a vignette's centre), a 0 and one past 128.
+    static func hardCases() -> (planes: [Float], gains: [Float], count: Int) {
         let toe: [Float] = (0..<40).map { 0.03 + Float($0) * 0.0006 }
         let values = PointProgramTests.values(163, range: -0.3...1.4) + toe
         let n = values.count
-        // Gains that vary by pixel, with runs of 1 (a vignette's centre), a 0 and one past 128.
         var gains: [Float] = (0..<n).map { 0.4 + 1.4 * Float(($0 * 37) % 100) / 100 }
         for i in 64..<80 { gains[i] = 1 }
         gains[5] = 0
         gains[100] = 200
+        return (values + Array(values.reversed()) + (0..<n).map { values[($0 * 7) % n] }, gains, n)
+    }
+
+    @Test("a CPU without AVX2 gets the same floats, bit for bit: light and dark pixels, gains of 1, 0 and out of range")
+    func withoutAVX2() {
+        let (planes, gains, n) = Self.hardCases()
         func run(_ kernel: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafePointer<Float>, Int32) -> Void)
             -> [Float] {
-            var r = values, g = Array(values.reversed()), b = (0..<n).map { values[($0 * 7) % n] }
-            r.withUnsafeMutableBufferPointer { rp in g.withUnsafeMutableBufferPointer { gp in b.withUnsafeMutableBufferPointer { bp in
-                kernel(rp.baseAddress!, gp.baseAddress!, bp.baseAddress!, gains, Int32(n))
-            } } }
-            return r + g + b
+            var out = planes
+            out.withUnsafeMutableBufferPointer { p in kernel(p.baseAddress!, p.baseAddress! + n, p.baseAddress! + 2 * n, gains, Int32(n)) }
+            return out
         }
         let fast = run(rk_encoded_gain), plain = run(rk_encoded_gain_without_avx2)
         #expect(fast.elementsEqual(plain) { $0.bitPattern == $1.bitPattern })
-        #expect(fast != values + Array(values.reversed()) + (0..<n).map { values[($0 * 7) % n] })
+        #expect(fast != planes)
+    }
+
+    @Test("from one row into another: the same floats as in place, the source untouched, nothing written past the count")
+    func fromAnotherRow() {
+        let (source, gains, n) = Self.hardCases()
+        var inPlace = source
+        inPlace.withUnsafeMutableBufferPointer { p in
+            EncodedGain.apply(p.baseAddress!, p.baseAddress! + n, p.baseAddress! + 2 * n, gains: gains, count: n)
+        }
+        let sentinel: Float = -7.25
+        var out = [Float](repeating: sentinel, count: 3 * n + 4)
+        source.withUnsafeBufferPointer { s in out.withUnsafeMutableBufferPointer { o in
+            EncodedGain.apply(from: s.baseAddress!, s.baseAddress! + n, s.baseAddress! + 2 * n,
+                              to: o.baseAddress!, o.baseAddress! + n, o.baseAddress! + 2 * n, gains: gains, count: n)
+        } }
+        #expect(out[..<(3 * n)].elementsEqual(inPlace) { $0.bitPattern == $1.bitPattern })
+        #expect(out[(3 * n)...].allSatisfy { $0 == sentinel })
+        #expect(inPlace != source, "the gains changed the values")
     }
 
     @Test("values above the toe take the affine map: v' = g^(1/2.4)·(v + 0.055) − 0.055")

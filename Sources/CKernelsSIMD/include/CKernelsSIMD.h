@@ -78,6 +78,10 @@ void rk_sh_gains_without_avx2(const float *yb, float *out, int count, float shad
 void rk_encoded_gain(float *r, float *g, float *b, const float *gain, int count);
 /* The same without AVX2 on any CPU (for tests: the two give the same floats). */
 void rk_encoded_gain_without_avx2(float *r, float *g, float *b, const float *gain, int count);
+/* The same from planes `fr`, `fg`, `fb` into `r`, `g`, `b` (another row), in one pass: the same
+ * floats as copying them and scaling in place. */
+void rk_encoded_gain_from(const float *fr, const float *fg, const float *fb, float *r, float *g, float *b, const float *gain,
+                          int count);
 
 /* A vignette's gains for `count` pixels of a row from column x0: 1 − amount·smoothstep(inner,
  * outer, √((x + ½ − cx)² + dy2)·scale), the same floats as FastMath.smoothstep's lanes. */
