@@ -401,6 +401,84 @@ void rk_u8_store(const float *planes, int tile, int count, const uint8_t *table,
     rk_u8_store_plain(planes, tile, count, table, levels, px);
 }
 
+/* ---- The 8-bit store without a table ---------------------------------------------------------
+ * A pass with nothing after its body (the last op's values are the codes' own: a ×255 store)
+ * quantises directly, as SampleConversion.quantize8 does: (uint8)(clamp(v, 0, 1)·255 + 0.5), NaN
+ * as 0, a multiply and an add (no fused multiply-add), so every CPU gets the same bytes. The
+ * AVX2 path converts 16 pixels a plane at a time and interleaves them with byte shuffles: no
+ * lookup a sample (the table store gathers one byte a sample from 64 KiB). */
+static inline uint8_t rk_quantize8(float v) {
+    v = v > 0.0f ? v : 0.0f; /* NaN too */
+    v = v < 1.0f ? v : 1.0f;
+    float s = v * 255.0f;
+    return (uint8_t)(int32_t)(s + 0.5f);
+}
+
+static void rk_u8_store_direct_plain(const float *planes, int tile, int count, uint8_t *px, int from) {
+    const float *r = planes, *g = planes + tile, *b = planes + 2 * (ptrdiff_t)tile;
+    for (int i = from; i < count; i++) {
+        px[3 * i] = rk_quantize8(r[i]);
+        px[3 * i + 1] = rk_quantize8(g[i]);
+        px[3 * i + 2] = rk_quantize8(b[i]);
+    }
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+/* Sixteen values of a plane as bytes: max with 0 first (NaN becomes 0, as above), then min with 1. */
+__attribute__((target("avx2")))
+static inline __m128i rk_quantize16(const float *p) {
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), scale = _mm256_set1_ps(255.0f), half = _mm256_set1_ps(0.5f);
+    __m256 a = _mm256_loadu_ps(p), b = _mm256_loadu_ps(p + 8);
+    a = _mm256_min_ps(_mm256_max_ps(a, zero), one);
+    b = _mm256_min_ps(_mm256_max_ps(b, zero), one);
+    __m256i ia = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(a, scale), half));
+    __m256i ib = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(b, scale), half));
+    /* 32 → 16 bits within 128-bit lanes, then the lanes put back in order. */
+    __m256i w = _mm256_permute4x64_epi64(_mm256_packus_epi32(ia, ib), 0xD8);
+    __m128i lo = _mm256_castsi256_si128(w), hi = _mm256_extracti128_si256(w, 1);
+    return _mm_packus_epi16(lo, hi);
+}
+
+__attribute__((target("avx2")))
+static void rk_u8_store_direct_avx2(const float *planes, int tile, int count, uint8_t *px) {
+    /* Output byte j of a 48-byte group is channel j % 3 of pixel j / 3: per 16-byte block, the
+     * source byte each channel's plane gives it (0x80: none). */
+    static const int8_t masks[3][3][16] = {
+        {{0, -1, -1, 1, -1, -1, 2, -1, -1, 3, -1, -1, 4, -1, -1, 5},
+         {-1, 0, -1, -1, 1, -1, -1, 2, -1, -1, 3, -1, -1, 4, -1, -1},
+         {-1, -1, 0, -1, -1, 1, -1, -1, 2, -1, -1, 3, -1, -1, 4, -1}},
+        {{-1, -1, 6, -1, -1, 7, -1, -1, 8, -1, -1, 9, -1, -1, 10, -1},
+         {5, -1, -1, 6, -1, -1, 7, -1, -1, 8, -1, -1, 9, -1, -1, 10},
+         {-1, 5, -1, -1, 6, -1, -1, 7, -1, -1, 8, -1, -1, 9, -1, -1}},
+        {{-1, 11, -1, -1, 12, -1, -1, 13, -1, -1, 14, -1, -1, 15, -1, -1},
+         {-1, -1, 11, -1, -1, 12, -1, -1, 13, -1, -1, 14, -1, -1, 15, -1},
+         {10, -1, -1, 11, -1, -1, 12, -1, -1, 13, -1, -1, 14, -1, -1, 15}},
+    };
+    const float *r = planes, *g = planes + tile, *b = planes + 2 * (ptrdiff_t)tile;
+    int i = 0;
+    for (; i + 16 <= count; i += 16) {
+        __m128i c[3] = {rk_quantize16(r + i), rk_quantize16(g + i), rk_quantize16(b + i)};
+        for (int q = 0; q < 3; q++) {
+            __m128i out = _mm_or_si128(_mm_or_si128(_mm_shuffle_epi8(c[0], _mm_loadu_si128((const __m128i *)masks[q][0])),
+                                                    _mm_shuffle_epi8(c[1], _mm_loadu_si128((const __m128i *)masks[q][1]))),
+                                       _mm_shuffle_epi8(c[2], _mm_loadu_si128((const __m128i *)masks[q][2])));
+            _mm_storeu_si128((__m128i *)(px + 3 * i + 16 * q), out);
+        }
+    }
+    rk_u8_store_direct_plain(planes, tile, count, px, i);
+}
+#endif
+
+void rk_u8_store_direct(const float *planes, int tile, int count, uint8_t *px) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (__builtin_cpu_supports("avx2")) { rk_u8_store_direct_avx2(planes, tile, count, px); return; }
+#endif
+    rk_u8_store_direct_plain(planes, tile, count, px, 0);
+}
+
+void rk_u8_store_direct_without_avx2(const float *planes, int tile, int count, uint8_t *px) {
+    rk_u8_store_direct_plain(planes, tile, count, px, 0);
+}
 
 /* ---- A 3x4 matrix over a point pass's planes ------------------------------------------------
  * out = m·rgb + bias, each row evaluated as ((m0·r + m1·g) + m2·b) + m3, as PointProgram's Swift

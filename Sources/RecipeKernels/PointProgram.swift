@@ -252,6 +252,9 @@ public struct PointProgram: Sendable {
     /// 0 to code 0, 1 to code 255, and never decreases); otherwise values outside [0, 1] go
     /// through the tail steps one by one.
     let storeClampSafe: Bool
+    /// Nothing after the body (`tail` empty): the store quantises each value itself
+    /// (`rk_u8_store_direct`, the table's codes without a lookup a sample).
+    let storeDirect: Bool
     /// `head` and `tail` over float inputs (nil when empty): how a pass that reads or writes
     /// floats runs them.
     let headTables: ChannelTables.Lazy?
@@ -370,6 +373,7 @@ public struct PointProgram: Sendable {
         tailTables = tail.isEmpty ? nil : ChannelTables.Lazy(steps: tail)
         bodyRuns = tables ? Self.bodyRuns(body) : body.map { .step($0) }
         runsInRows = body.allSatisfy(Self.runsInRows)
+        storeDirect = tail.isEmpty
         guard tables else {
             loadTable = []
             self.storeTable = []
@@ -425,6 +429,7 @@ public struct PointProgram: Sendable {
         loadTable = program.loadTable
         storeTable = program.storeTable
         storeClampSafe = program.storeClampSafe
+        storeDirect = program.storeDirect
         headTables = program.headTables
         tailTables = program.tailTables
         runsInRows = program.runsInRows
@@ -574,6 +579,10 @@ public struct PointProgram: Sendable {
     @inline(__always)
     func store(_ table: UnsafePointer<UInt8>, _ planes: UnsafeMutablePointer<Float>, _ n: Int, _ px: UnsafeMutablePointer<UInt8>,
                stride: Int = tile) {
+        if storeDirect {
+            rk_u8_store_direct(planes, Int32(stride), Int32(n), px)
+            return
+        }
         if storeClampSafe {
             // Clamp, scale, round to the nearest index, look up, interleave: in C (see rk_u8_store).
             rk_u8_store(planes, Int32(stride), Int32(n), table, Int32(Self.storeLevels), px)

@@ -1,3 +1,4 @@
+import CKernelsSIMD
 import Glibc
 import RecipeCore
 import RecipeKernels
@@ -291,5 +292,44 @@ struct PointProgramTests {
             #expect(worst <= 2e-5, "width \(width): 8-bit in, worst \(worst)")
             #expect(fromCodes[count...].allSatisfy { $0 == 7 }, "width \(width): 8-bit in, written past the row")
         }
+    }
+}
+
+extension PointProgramTests {
+    @Test("a pass with nothing after its body stores codes without a table: quantize8 of every value, NaN and out of range too, the AVX2 and plain kernels the same bytes, the table's codes but at exact ties")
+    func directStore() {
+        // Every code's centre and both of its rounding edges, a step either side, and values past
+        // both ends, NaN, infinities.
+        var values: [Float] = [.nan, -.infinity, .infinity, -0.0, -1e-30, 1.0000001, 3, -2]
+        for k in 0...255 {
+            let centre = Float(k) / 255, edge = (Float(k) + 0.5) / 255
+            values += [centre, edge, edge.nextDown, edge.nextUp, centre.nextUp, centre.nextDown]
+        }
+        values += Self.values(4001, range: -0.2...1.2)
+        let width = values.count
+        let planes = values + values.reversed() + values.map { 1 - $0 }
+        func kernel(_ f: (UnsafePointer<Float>, Int32, Int32, UnsafeMutablePointer<UInt8>) -> Void) -> [UInt8] {
+            var out = [UInt8](repeating: 0, count: 3 * width + 5)
+            planes.withUnsafeBufferPointer { p in out.withUnsafeMutableBufferPointer { f(p.baseAddress!, Int32(width), Int32(width), $0.baseAddress!) } }
+            #expect(out[(3 * width)...].allSatisfy { $0 == 0 }, "nothing written past the pixels")
+            return Array(out[..<(3 * width)])
+        }
+        let fast = kernel(rk_u8_store_direct), plain = kernel(rk_u8_store_direct_without_avx2)
+        #expect(fast == plain)
+        let expected = (0..<width).flatMap { x in (0..<3).map { c in SampleConversion.quantize8(planes[c * width + x].isNaN ? 0 : planes[c * width + x]) } }
+        #expect(fast == expected)
+        // Through a program: its store is the direct one (no steps after the body), and the
+        // table's (the body followed by a step that changes nothing, so the store keeps a table)
+        // gives the same codes but where a value sits within a float's rounding of an edge.
+        let body: [PointStep] = [.vibrance(0.2)]
+        let direct = PointProgram(steps: body), tabled = PointProgram(steps: body + [.clip(low: -10, high: 10)])
+        var a = [UInt8](repeating: 0, count: 3 * width), b = a
+        planes.withUnsafeBytes { input in
+            a.withUnsafeMutableBytes { direct.run(input.baseAddress!, from: .float32, into: $0.baseAddress!, to: .uint8, pixels: width) }
+            b.withUnsafeMutableBytes { tabled.run(input.baseAddress!, from: .float32, into: $0.baseAddress!, to: .uint8, pixels: width) }
+        }
+        let moved = zip(a, b).filter { $0 != $1 }
+        #expect(moved.allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+        #expect(moved.count <= 3 * 256 * 2, "only values at a code's rounding edge: \(moved.count)")
     }
 }

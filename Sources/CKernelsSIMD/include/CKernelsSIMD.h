@@ -33,6 +33,11 @@ void rk_rotate_row(const void *image, ptrdiff_t row_stride, int width, int heigh
  * channel), into `count` interleaved RGB pixels at `px`. */
 void rk_u8_load(const uint8_t *px, const float *table, float *planes, int tile, int count);
 void rk_u8_store(const float *planes, int tile, int count, const uint8_t *table, int levels, uint8_t *px);
+/* The store of a pass with no steps after its body: each value clamped to [0, 1] (NaN as 0), times
+ * 255, plus 0.5, truncated (SampleConversion.quantize8), without a table; the second without AVX2
+ * on any CPU (for tests: the same bytes). */
+void rk_u8_store_direct(const float *planes, int tile, int count, uint8_t *px);
+void rk_u8_store_direct_without_avx2(const float *planes, int tile, int count, uint8_t *px);
 
 /* out = m·rgb + bias on `count` pixels of three planes `tile` floats apart, in place; `m` is
  * row-major 3×4 (the 4th column the bias). */
