@@ -1,3 +1,4 @@
+import CKernelsSIMD
 import Foundation
 import RecipeKernels
 import Testing
@@ -73,5 +74,21 @@ struct ChannelTablesTests {
         #expect(Array(grey[0..<count]) == Array(colour[0..<count]), "plane 0 as the colour tile's")
         #expect(Array(grey[tile..<(tile + count)]) == Array(grey[0..<count]) && Array(grey[(2 * tile)..<(2 * tile + count)]) == Array(grey[0..<count]))
         #expect(grey[1] != 1 / 40 - 0.2, "the steps ran")
+    }
+
+    @Test("the sRGB curves give the same floats on every path (AVX-512 where the CPU has it, AVX2, plain): every value, NaN and ±16 and beyond flagged and left")
+    func curvePaths() {
+        var values = Self.inputs + [16, -16, 15.999999, .infinity, -.infinity, 0.0031308, 0.04045, -0.04045, Float.leastNormalMagnitude]
+        values += (0..<37).map { Float($0) / 36 }  // a count that is no multiple of 8 or 16
+        for toLinear: Int32 in [0, 1] {
+            var fast = values, avx2 = values
+            var outFast = [UInt8](repeating: 9, count: values.count), outAVX2 = outFast
+            let leftFast = rk_srgb_curve(&fast, Int32(values.count), toLinear, &outFast)
+            let leftAVX2 = rk_srgb_curve_avx2(&avx2, Int32(values.count), toLinear, &outAVX2)
+            #expect(fast.map(\.bitPattern) == avx2.map(\.bitPattern), "to linear \(toLinear)")
+            #expect(outFast == outAVX2 && leftFast == leftAVX2)
+            #expect(leftFast >= 6, "±16, ±infinity, 40, −20 and NaN are left to the caller")
+            #expect(fast != values)
+        }
     }
 }

@@ -71,9 +71,12 @@ void rk_blend_row(const float *base, const float *top, float *out, int count, in
  * exponent e and mantissa m: a per-exponent constant times a degree-7 polynomial in m (relative
  * error 2e-7, a tenth of ChannelTables'), with no table to gather from. Values of 16 or more in
  * magnitude, infinities and NaN are left as they are with `outside[i] = 1` (else 0); returns
- * how many. The AVX2 path and the plain one give the same floats (fused multiply-adds in both:
+ * how many. The AVX-512, AVX2 and plain paths give the same floats (fused multiply-adds in all:
  * the hardware's, or fmaf). */
 int rk_srgb_curve(float *plane, int count, int to_linear, uint8_t *outside);
+/* The same without AVX-512 on any CPU (for tests: the AVX-512, AVX2 and plain paths give the same
+ * floats). */
+int rk_srgb_curve_avx2(float *plane, int count, int to_linear, uint8_t *outside);
 
 /* Shadows/highlights' gains 2^(shadows·(1 − y)² − highlights·y²) of `count` blurred lumas (y
  * clamped to [0, 1], NaN to 0): ShadowsHighlights.gain's floats. The second without AVX2 on any
