@@ -65,6 +65,24 @@ struct EncodedGainTests {
         #expect(fast != planes)
     }
 
+    @Test("bright pixels (every value and result above the toe: the affine map for whole groups) give the plain path's floats, with a dark pixel and gains of 1 between")
+    func brightRuns() {
+        let n = 133
+        var values = PointProgramTests.values(3 * n, range: 0.1...1.0)
+        values[40] = 0.01  // one dark pixel: its group of eight takes the exact path
+        var gains: [Float] = (0..<n).map { 0.6 + Float(($0 * 29) % 100) / 100 }
+        for i in 96..<104 { gains[i] = 1 }  // a group of eight untouched beside one that is not
+        func run(_ kernel: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafePointer<Float>, Int32) -> Void)
+            -> [Float] {
+            var out = values
+            out.withUnsafeMutableBufferPointer { p in kernel(p.baseAddress!, p.baseAddress! + n, p.baseAddress! + 2 * n, gains, Int32(n)) }
+            return out
+        }
+        let fast = run(rk_encoded_gain), plain = run(rk_encoded_gain_without_avx2)
+        #expect(fast.elementsEqual(plain) { $0.bitPattern == $1.bitPattern })
+        #expect(fast[0] != values[0] && fast[100] == values[100])
+    }
+
     @Test("from one row into another: the same floats as in place, the source untouched, nothing written past the count")
     func fromAnotherRow() {
         let (source, gains, n) = Self.hardCases()
