@@ -51,16 +51,21 @@ struct EncodedGainTests {
         return (values + Array(values.reversed()) + (0..<n).map { values[($0 * 7) % n] }, gains, n)
     }
 
-    @Test("a CPU without AVX2 gets the same floats, bit for bit: light and dark pixels, gains of 1, 0 and out of range")
-    func withoutAVX2() {
-        let (planes, gains, n) = Self.hardCases()
+    /// `planes` (three of `n` values) through the kernel this CPU runs and through the plain one.
+    static func fastAndPlain(_ planes: [Float], gains: [Float], n: Int) -> (fast: [Float], plain: [Float]) {
         func run(_ kernel: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafePointer<Float>, Int32) -> Void)
             -> [Float] {
             var out = planes
             out.withUnsafeMutableBufferPointer { p in kernel(p.baseAddress!, p.baseAddress! + n, p.baseAddress! + 2 * n, gains, Int32(n)) }
             return out
         }
-        let fast = run(rk_encoded_gain), plain = run(rk_encoded_gain_without_avx2)
+        return (run(rk_encoded_gain), run(rk_encoded_gain_without_avx2))
+    }
+
+    @Test("a CPU without AVX2 gets the same floats, bit for bit: light and dark pixels, gains of 1, 0 and out of range")
+    func withoutAVX2() {
+        let (planes, gains, n) = Self.hardCases()
+        let (fast, plain) = Self.fastAndPlain(planes, gains: gains, n: n)
         #expect(fast.elementsEqual(plain) { $0.bitPattern == $1.bitPattern })
         #expect(fast != planes)
     }
@@ -72,13 +77,7 @@ struct EncodedGainTests {
         values[40] = 0.01  // one dark pixel: its group of eight takes the exact path
         var gains: [Float] = (0..<n).map { 0.6 + Float(($0 * 29) % 100) / 100 }
         for i in 96..<104 { gains[i] = 1 }  // a group of eight untouched beside one that is not
-        func run(_ kernel: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafePointer<Float>, Int32) -> Void)
-            -> [Float] {
-            var out = values
-            out.withUnsafeMutableBufferPointer { p in kernel(p.baseAddress!, p.baseAddress! + n, p.baseAddress! + 2 * n, gains, Int32(n)) }
-            return out
-        }
-        let fast = run(rk_encoded_gain), plain = run(rk_encoded_gain_without_avx2)
+        let (fast, plain) = Self.fastAndPlain(values, gains: gains, n: n)
         #expect(fast.elementsEqual(plain) { $0.bitPattern == $1.bitPattern })
         #expect(fast[0] != values[0] && fast[100] == values[100])
     }
