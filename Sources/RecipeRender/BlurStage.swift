@@ -11,7 +11,7 @@ import Glibc
 /// horizontally once, then six output rows at a time vertically (`GaussianBlur.vertical`).
 /// From σ 16 px the blur runs on a coarser grid instead (`DecimatedGaussian`: clarity on
 /// photo24, σ 80, 597 taps a pass directly, 61 on a grid 10 times coarser), within one 8-bit
-/// step of the direct sums; only the originals wait in the ring then.
+/// step of the direct sums; only the originals wait then, in the strips they came in.
 ///
 /// Rows come in and go out as floats in the stage's working space (`Mode.space`: linear light
 /// for the blur and shadows/highlights, encoded for the unsharp mask), unclamped: only the
@@ -322,10 +322,10 @@ public final class BlurStage: RowSource {
     }
 
     /// Source row `row` (the next one): where its originals are noted (`originals`: in the strip
-    /// they were read into, kept until their output row), and the planes to blur, returned: in `scratch`, or where they
-    /// already are (the originals an unsharp mask blurs whole, or with `keep` false, the blur's
-    /// source row itself). `keep`: the planes must outlive the next source read (a batch of the
-    /// direct sums).
+    /// they were read into, kept until their output row), and the planes to blur, returned: in
+    /// `scratch`, or where they already are (the originals an unsharp mask blurs whole, or with
+    /// `keep` false, the blur's source row itself). `keep`: the planes must outlive the next
+    /// source read (a batch of the direct sums).
     private func readSourceRow(_ row: Int, scratch: UnsafeMutablePointer<Float>, keep: Bool) throws -> UnsafePointer<Float> {
         // A float row: its three planes (the buffer is the stage's own, so steps may run in it).
         if inputNext >= inputAvailable {
