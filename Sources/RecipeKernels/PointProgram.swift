@@ -249,7 +249,8 @@ public struct PointProgram: Sendable {
     /// `loadTable`'s floats as byte planes (byte k of code v's float of channel c at
     /// 1024·c + 256·k + v), for `rk_u8_load_bytes`' AVX-512 byte permutes.
     let loadBytes: [UInt8]
-    /// value·65535 → 8-bit code after `tail`, per channel (3 × 65536).
+    /// value·65535 → 8-bit code after `tail`, per channel (3 × 65536); empty when the store is
+    /// direct (`storeDirect`), which needs none.
     let storeTable: [UInt8]
     /// True when clamping to [0, 1] before the store table gives the exact code (the tail maps
     /// 0 to code 0, 1 to code 255, and never decreases); otherwise values outside [0, 1] go
@@ -392,7 +393,7 @@ public struct PointProgram: Sendable {
         }
         loadTable = load
         loadBytes = Self.bytePlanes(load)
-        guard storeTable else {
+        guard storeTable, !storeDirect else {
             self.storeTable = []
             storeClampSafe = false
             return
@@ -502,7 +503,7 @@ public struct PointProgram: Sendable {
             return
         }
         precondition(from != .uint8 || !loadTable.isEmpty, "PointProgram built without tables cannot read 8-bit rows")
-        precondition(to != .uint8 || !storeTable.isEmpty, "PointProgram built without tables cannot write 8-bit rows")
+        precondition(to != .uint8 || storeDirect || !storeTable.isEmpty, "PointProgram built without tables cannot write 8-bit rows")
         // Tiles that are slices of a row's own planes (`runsInRows`): of a float output row, which
         // the input is loaded straight into (or is already: a pass inside a neighbourhood stage's
         // emit, run in place), nothing copied out; or of a float input row the caller lets the
@@ -544,7 +545,7 @@ public struct PointProgram: Sendable {
                 tailReady?.apply(planes, count: n, tile: stride)
                 switch to {
                 case .uint8:
-                    storeTable.withUnsafeBufferPointer { store($0.baseAddress!, planes, n, output.assumingMemoryBound(to: UInt8.self) + 3 * start, stride: stride) }
+                    storeTable.withUnsafeBufferPointer { store($0.baseAddress, planes, n, output.assumingMemoryBound(to: UInt8.self) + 3 * start, stride: stride) }
                 case .uint16:
                     let px = output.assumingMemoryBound(to: UInt16.self) + 3 * start
                     for i in 0..<n {
@@ -576,7 +577,7 @@ public struct PointProgram: Sendable {
                             let source = UnsafePointer(input ?? UnsafePointer(row)) + 3 * start
                             rk_u8_load_bytes(source, bytes.baseAddress!, load.baseAddress!, planes, Int32(Self.tile), Int32(n))
                             Self.runBody(body, planes, n, x: start, y: y)
-                            self.store(store.baseAddress!, planes, n, px)
+                            self.store(store.baseAddress, planes, n, px)
                             start += n
                         }
                     }
@@ -599,12 +600,13 @@ public struct PointProgram: Sendable {
     }
 
     @inline(__always)
-    func store(_ table: UnsafePointer<UInt8>, _ planes: UnsafeMutablePointer<Float>, _ n: Int, _ px: UnsafeMutablePointer<UInt8>,
+    func store(_ table: UnsafePointer<UInt8>?, _ planes: UnsafeMutablePointer<Float>, _ n: Int, _ px: UnsafeMutablePointer<UInt8>,
                stride: Int = tile) {
         if storeDirect {
             rk_u8_store_direct(planes, Int32(stride), Int32(n), px)
             return
         }
+        let table = table!
         if storeClampSafe {
             // Clamp, scale, round to the nearest index, look up, interleave: in C (see rk_u8_store).
             rk_u8_store(planes, Int32(stride), Int32(n), table, Int32(Self.storeLevels), px)
