@@ -80,7 +80,9 @@ public struct ChannelTables: Sendable {
             let out = steps.reduce(SIMD3(v, v, v)) { $1.reference($0) }
             return Float(out.x) == Float(out.y) && Float(out.y) == Float(out.z)
         }
-        return alike ? maximumBytes / 3 : maximumBytes
+        // The polynomials beside the table (1.25 KiB a channel fitted).
+        let fits = ChannelFit.supported ? (alike ? 1 : 3) * 4 * ChannelFit.floats : 0
+        return (alike ? maximumBytes / 3 : maximumBytes) + fits
     }
 
     /// The steps the tables stand for.
@@ -100,6 +102,9 @@ public struct ChannelTables: Sendable {
     let table: [Float]
     /// Floats from one channel's table to the next: 0 when the three share one.
     let channelStride: Int
+    /// Per channel (one when the three share a table), the table's values in [2⁻¹⁴, 4) as
+    /// polynomials (`ChannelFit`), where the CPU runs them: `ChannelFit.floats` each, or none.
+    let fits: [[Float]?]
 
     /// The input value of entry `i` (i ≥ 1) of a channel's table.
     static func node(_ i: Int) -> Double {
@@ -115,7 +120,7 @@ public struct ChannelTables: Sendable {
         self.steps = steps
         curve = Self.curve(steps)
         guard curve == nil else {
-            (table, channelStride) = ([], 0)
+            (table, channelStride, fits) = ([], 0, [])
             return
         }
         let perChannel = 2 * Self.entries
@@ -142,11 +147,13 @@ public struct ChannelTables: Sendable {
             }
         }
         self.table = table
+        fits = ChannelFit.supported ? (0..<(alike ? 1 : 3)).map { ChannelFit.make(ChannelFit.channel($0, of: steps)) } : []
     }
 
     /// Runs the steps on three planes of `count` values that start `tile` floats apart, in place.
-    /// The lookups run in C (`rk_channel_table_apply`: an AVX2 gather where the CPU has one);
-    /// values off the table come back flagged and go through the steps here.
+    /// The lookups run in C (`rk_channel_table_apply`: an AVX2 gather where the CPU has one; with
+    /// a fit, `rk_channel_fit_apply`: polynomials where the CPU has AVX-512 VBMI, the lookups for
+    /// the values they leave); values off the table come back flagged and go through the steps here.
     public func apply(_ planes: UnsafeMutablePointer<Float>, count: Int, tile: Int) {
         guard count > 0 else { return }
         // A grey tile (the three planes the same bits: after a black-and-white mix, or a grey
@@ -180,7 +187,10 @@ public struct ChannelTables: Sendable {
                 for c in 0..<channels {
                     let base = t.baseAddress! + c * channelStride
                     let plane = planes + c * tile
-                    let left = rk_channel_table_apply(base, Int32(Self.entries), plane, Int32(count), outside.baseAddress!)
+                    let fit = c < fits.count ? fits[c] : fits.first ?? nil
+                    let left = fit.map { fit in
+                        fit.withUnsafeBufferPointer { rk_channel_fit_apply(base, Int32(Self.entries), $0.baseAddress, plane, Int32(count), outside.baseAddress!) }
+                    } ?? rk_channel_table_apply(base, Int32(Self.entries), plane, Int32(count), outside.baseAddress!)
                     guard left > 0 else { continue }
                     for k in 0..<count where outside[k] != 0 { plane[k] = value(plane[k], channel: c, base: base) }
                 }

@@ -358,4 +358,35 @@ extension PointProgramTests {
             #expect(got.map(\.bitPattern) == want.map(\.bitPattern), "offset \(offset), count \(count)")
         }
     }
+
+    /// rk_matrix_planes (AVX-512 where the CPU has it, AVX2, plain) against the formula in Swift's
+    /// order, unfused: the same bits, at counts around the vectors' 16 and 8 lanes, with values
+    /// below 0, above 1, tiny and NaN.
+    @Test("the matrix kernel gives the formula's floats bit for bit (((m0·x + m1·y) + m2·z) + m3, unfused) at counts around 16")
+    func matrixKernel() {
+        let m: [Float] = [1.3103931, -0.2274336, -0.0229596, 0.01, -0.06378, 1.0854399, -0.02166, 0, -0.0599532, -0.20168641, 1.2016395, -0.003]
+        for count in [1, 7, 8, 15, 16, 17, 33, 100] {
+            let tile = count + 3
+            var planes = (0..<(3 * tile)).map { i -> Float in
+                switch i % 11 {
+                case 0: return .nan
+                case 1: return -0.25
+                case 2: return 1e-30
+                default: return Float(i % 97) / 61 - 0.1
+                }
+            }
+            let before = planes
+            planes.withUnsafeMutableBufferPointer { buffer in m.withUnsafeBufferPointer { rk_matrix_planes(buffer.baseAddress!, Int32(tile), Int32(count), $0.baseAddress!) } }
+            for i in 0..<count {
+                let x = before[i], y = before[tile + i], z = before[2 * tile + i]
+                for row in 0..<3 {
+                    let a = m[4 * row] * x, b = m[4 * row + 1] * y, c = m[4 * row + 2] * z
+                    let want = ((a + b) + c) + m[4 * row + 3]
+                    let got = planes[row * tile + i]
+                    #expect(got.bitPattern == want.bitPattern || (got.isNaN && want.isNaN), "count \(count), pixel \(i), row \(row)")
+                }
+            }
+            #expect(planes[count..<tile].map(\.bitPattern) == before[count..<tile].map(\.bitPattern), "count \(count): nothing past the count")
+        }
+    }
 }

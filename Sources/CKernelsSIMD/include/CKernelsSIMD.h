@@ -18,6 +18,29 @@
 #define RK_NODE_BITS 9
 
 int rk_channel_table_apply(const float *half, int entries, float *plane, int count, uint8_t *outside);
+
+/* A channel's table as polynomials (ChannelFit.swift makes them): `fit` holds RK_FIT_FLOATS
+ * floats. Float RK_FIT_POLYS·i + p is the coefficient of t^i of polynomial p (up to RK_FIT_POLYS,
+ * degree RK_FIT_DEGREE); polynomial p's t is m·scale[p] + offset[p] for the value's mantissa m in
+ * [1, 2); from split[p] up (+infinity: never) polynomial p + 1 takes over. The RK_FIT_CELL_COUNT
+ * bytes from float RK_FIT_CELLS name each cell's polynomial (255: none), cell 8·o + j holding the
+ * values 2^(RK_FIT_LOWEST_EXPONENT + o)·[1 + j/8, 1 + (j+1)/8). rk_channel_fit_apply gives
+ * rk_channel_table_apply's results, with the polynomials' values for the values they cover, where
+ * rk_channel_fit_supported (AVX-512 with VBMI) and `fit` is not NULL; the table's otherwise. */
+#define RK_FIT_POLYS 32
+#define RK_FIT_DEGREE 5
+#define RK_FIT_LOWEST_EXPONENT (-14)
+#define RK_FIT_CELL_COUNT 128
+/* (An enum: Swift imports its constants; it does not import macros that are expressions.) */
+enum {
+    RK_FIT_SCALE = RK_FIT_POLYS * (RK_FIT_DEGREE + 1),
+    RK_FIT_OFFSET = RK_FIT_SCALE + RK_FIT_POLYS,
+    RK_FIT_SPLIT = RK_FIT_OFFSET + RK_FIT_POLYS,
+    RK_FIT_CELLS = RK_FIT_SPLIT + RK_FIT_POLYS,
+    RK_FIT_FLOATS = RK_FIT_CELLS + RK_FIT_CELL_COUNT / 4
+};
+int rk_channel_fit_supported(void);
+int rk_channel_fit_apply(const float *half, int entries, const float *fit, float *plane, int count, uint8_t *outside);
  
 /* One output row of a bicubic (Catmull-Rom) rotation: `count` float RGB pixels into `out`, pixel j
  * sampling `image` (float RGB, `width`×`height`, rows `row_stride` bytes apart; with `ring_rows`
