@@ -33,6 +33,11 @@ enum ChannelFit {
     static let relative = 1e-6, absolute = 1e-9
     /// Inputs a polynomial is checked at.
     static let checks = 48
+    /// Polynomials tried a channel at most (each evaluates the steps at 55 inputs): a smooth run
+    /// takes about 30, one with a few kinks about 150 (a split's bisection tries 26); a curve of
+    /// many nodes, which fails everywhere, would otherwise try 3,000 and cost tens of
+    /// milliseconds before the first pixel. Past the limit the cells left keep the table.
+    static let attempts = 400
 
     /// Whether the kernel runs polynomials on this CPU (else no fit is made).
     static let supported = rk_channel_fit_supported() != 0
@@ -51,7 +56,18 @@ enum ChannelFit {
     }
 
     /// The fit of `f` (one channel of the steps), or nil when no cell fits.
-    static func make(_ f: Steps) -> [Float]? {
+    static func make(_ steps: @escaping Steps) -> [Float]? {
+        make(steps, tried: nil)
+    }
+
+    /// `make`, counting the polynomials it tried into `tried`.
+    static func make(_ steps: @escaping Steps, tried: UnsafeMutablePointer<Int>?) -> [Float]? {
+        var tries = 0
+        defer { tried?.pointee = tries }
+        let f: Steps = { inputs in
+            tries += 1
+            return steps(inputs)
+        }
         var fit = [Float](repeating: 0, count: floats)
         var cells = [UInt8](repeating: 255, count: cellCount)
         var count = 0
@@ -65,11 +81,11 @@ enum ChannelFit {
         for octave in (0..<octaves).reversed() {
             let exponent = lowestExponent + octave
             var cell = 0
-            while cell < 8 {
+            while cell < 8, tries < attempts {
                 var width = 8
                 while width > 1, !(cell % width == 0 && cell + width <= 8) { width /= 2 }
                 var placed = false
-                while width >= 1, count < polys {
+                while width >= 1, count < polys, tries < attempts {
                     let m0 = 1 + Double(cell) / 8, m1 = 1 + Double(cell + width) / 8
                     if let p = polynomial(f, exponent, m0, m1) {
                         for j in 0..<width { cells[8 * octave + cell + j] = UInt8(count) }
@@ -80,7 +96,7 @@ enum ChannelFit {
                     }
                     width /= 2
                 }
-                if !placed, count + 2 <= polys, let (left, right, at) = split(f, exponent, cell) {
+                if !placed, count + 2 <= polys, tries + 26 <= attempts, let (left, right, at) = split(f, exponent, cell) {
                     cells[8 * octave + cell] = UInt8(count)
                     store(left.c, left.scale, left.offset, split: at)
                     store(right.c, right.scale, right.offset, split: .infinity)

@@ -90,6 +90,27 @@ struct ChannelFitTests {
         }
     }
 
+    /// A tone curve of 256 nodes with a ripple (a kink at every node, so few pieces hold): the
+    /// fit stops at its limit of tries instead of bisecting every cell, and what it kept holds.
+    @Test("a curve that fails almost everywhere costs the fit at most its limit of tries; the cells it kept hold")
+    func attemptsBounded() throws {
+        let table = (0..<3).flatMap { _ in (0..<256).map { i -> Float in let x = Float(i) / 255; return x + 0.004 * sin(90 * x) * x * (1 - x) } }
+        let steps: [PointStep] = [.toEncoded, .curves(table: table, size: 256)]
+        var tried = 0
+        let fit = ChannelFit.make(ChannelFit.channel(0, of: steps), tried: &tried)
+        testNote("channel fit, 256-node ripple curve: \(tried) tries, \(fit == nil ? "no" : "some") cells kept")
+        #expect(tried <= ChannelFit.attempts, "\(tried) tries")
+        #expect(tried >= 100, "it did try: \(tried)")
+        let tables = ChannelTables(steps: steps)
+        var planes = (0..<(3 * 999)).map { Float($0 % 999) / 900 }
+        planes.withUnsafeMutableBufferPointer { tables.apply($0.baseAddress!, count: 999, tile: 999) }
+        for i in 0..<999 {
+            let x = Double(i) / 900
+            let want = steps.reduce(SIMD3(x, x, x)) { $1.reference($0) }[0]
+            #expect(abs(Double(planes[i]) - want) <= 5e-5, "\(x): \(planes[i]), want \(want)")
+        }
+    }
+
     /// ChannelTables makes one fit when the channels are alike and three when not, and none where
     /// the CPU has no use for them.
     @Test("ChannelTables fits each channel once (one fit for channels alike), only where the kernel runs them")
