@@ -97,14 +97,17 @@ public struct ChannelTables: Sendable {
     public static func curve(_ steps: [PointStep]) -> Int32? {
         steps == [.toLinear] ? 1 : steps == [.toEncoded] ? 0 : nil
     }
+    /// The tables, their fits and the lookup itself, at addresses that stay put.
+    let pinned: Pinned
+
     /// Per channel (r, g, b), `entries` pairs at the nodes, then `entries` at their negatives; a
     /// pair is the value at the node and the step to the next node's value.
-    let table: [Float]
+    var table: [Float] { Array(pinned.table) }
     /// Floats from one channel's table to the next: 0 when the three share one.
-    let channelStride: Int
+    var channelStride: Int { pinned.channelStride }
     /// Per channel (one when the three share a table), the table's values in [2⁻¹⁴, 4) as
     /// polynomials (`ChannelFit`), where the CPU runs them: `ChannelFit.floats` each, or none.
-    let fits: [[Float]?]
+    var fits: [[Float]?] { pinned.fits.map { $0.map { Array(UnsafeBufferPointer(start: $0, count: ChannelFit.floats)) } } }
 
     /// The input value of entry `i` (i ≥ 1) of a channel's table.
     static func node(_ i: Int) -> Double {
@@ -120,7 +123,7 @@ public struct ChannelTables: Sendable {
         self.steps = steps
         curve = Self.curve(steps)
         guard curve == nil else {
-            (table, channelStride, fits) = ([], 0, [])
+            pinned = Pinned(steps: steps, curve: curve, table: [], channelStride: 0, fits: [])
             return
         }
         let perChannel = 2 * Self.entries
@@ -136,7 +139,7 @@ public struct ChannelTables: Sendable {
         let alike = values[..<perChannel].elementsEqual(values[perChannel..<(2 * perChannel)])
             && values[..<perChannel].elementsEqual(values[(2 * perChannel)...])
         if alike { values.removeLast(2 * perChannel) }
-        channelStride = alike ? 0 : 4 * Self.entries
+        let channelStride = alike ? 0 : 4 * Self.entries
         // Pairs (f(node), f(next node) - f(node)): one 64-bit load fetches both ends of a cell.
         var table = [Float](repeating: 0, count: 2 * values.count)
         for half in stride(from: 0, to: values.count, by: Self.entries) {
@@ -146,75 +149,123 @@ public struct ChannelTables: Sendable {
                 table[2 * (half + i) + 1] = i + 1 < Self.entries ? values[half + i + 1] - here : 0
             }
         }
-        self.table = table
-        fits = ChannelFit.supported ? (0..<(alike ? 1 : 3)).map { ChannelFit.make(ChannelFit.channel($0, of: steps)) } : []
+        let fits = ChannelFit.supported ? (0..<(alike ? 1 : 3)).map { ChannelFit.make(ChannelFit.channel($0, of: steps)) } : []
+        pinned = Pinned(steps: steps, curve: nil, table: table, channelStride: channelStride, fits: fits)
     }
 
-    /// Runs the steps on three planes of `count` values that start `tile` floats apart, in place.
-    /// The lookups run in C (`rk_channel_table_apply`: an AVX2 gather where the CPU has one; with
-    /// a fit, `rk_channel_fit_apply`: polynomials where the CPU has AVX-512 VBMI, the lookups for
-    /// the values they leave); values off the table come back flagged and go through the steps here.
+    /// Runs the steps on three planes of `count` values that start `tile` floats apart, in place
+    /// (`Pinned.apply`).
     public func apply(_ planes: UnsafeMutablePointer<Float>, count: Int, tile: Int) {
-        guard count > 0 else { return }
-        // A grey tile (the three planes the same bits: after a black-and-white mix, or a grey
-        // photo) through tables that treat the channels alike: one plane looked up, copied to
-        // the others. The check stops at the first difference, so colour costs nothing.
-        let bytes = count * MemoryLayout<Float>.stride
-        if channelStride == 0, memcmp(planes, planes + tile, bytes) == 0, memcmp(planes, planes + 2 * tile, bytes) == 0 {
-            apply(planes, count: count, tile: tile, channels: 1)
-            (planes + tile).update(from: planes, count: count)
-            (planes + 2 * tile).update(from: planes, count: count)
-            return
-        }
-        apply(planes, count: count, tile: tile, channels: 3)
+        pinned.apply(planes, count: count, tile: tile)
     }
 
-    private func apply(_ planes: UnsafeMutablePointer<Float>, count: Int, tile: Int, channels: Int) {
-        if let curve {
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { outside in
-                for c in 0..<channels {
-                    let plane = planes + c * tile
-                    guard rk_srgb_curve(plane, Int32(count), curve, outside.baseAddress!) > 0 else { continue }
-                    // 16 and up, infinities, NaN: the step itself.
-                    let step = steps[0]
-                    for k in 0..<count where outside[k] != 0 { plane[k] = Float(step.reference(SIMD3(repeating: Double(plane[k]))).x) }
-                }
+    /// The tables and fits at addresses that stay put while the object lives, and the lookups
+    /// that read them: a point pass's tiles reach this through an unretained reference
+    /// (`PointProgram.ReadyRun`), so a tile of 256 pixels takes no reference count. Two threads
+    /// retaining the same arrays every tile fought over their counts' cache lines (retains and
+    /// releases were 4 ms a pass thread on the P3 chain).
+    final class Pinned: @unchecked Sendable {
+        // @unchecked: every property is set in init and only read after; the memory is this
+        // object's, freed in deinit.
+        let steps: [PointStep]
+        let curve: Int32?
+        let table: UnsafeMutableBufferPointer<Float>
+        let channelStride: Int
+        let fit0, fit1, fit2: UnsafeMutablePointer<Float>?
+        let fitCount: Int
+
+        init(steps: [PointStep], curve: Int32?, table: [Float], channelStride: Int, fits: [[Float]?]) {
+            self.steps = steps
+            self.curve = curve
+            self.table = .allocate(capacity: table.count)
+            _ = self.table.initialize(from: table)
+            self.channelStride = channelStride
+            func pin(_ fit: [Float]??) -> UnsafeMutablePointer<Float>? {
+                guard let fit = fit ?? nil else { return nil }
+                let p = UnsafeMutablePointer<Float>.allocate(capacity: fit.count)
+                p.initialize(from: fit, count: fit.count)
+                return p
             }
-            return
+            fit0 = pin(fits.first)
+            fit1 = fits.count > 1 ? pin(fits[1]) : nil
+            fit2 = fits.count > 2 ? pin(fits[2]) : nil
+            fitCount = fits.count
         }
-        table.withUnsafeBufferPointer { t in
+
+        deinit {
+            table.deallocate()
+            fit0?.deallocate()
+            fit1?.deallocate()
+            fit2?.deallocate()
+        }
+
+        /// The fits as they were made, one a channel or one for three alike (for tests).
+        var fits: [UnsafeMutablePointer<Float>?] { Array([fit0, fit1, fit2].prefix(fitCount)) }
+
+        /// Runs the steps on three planes of `count` values that start `tile` floats apart, in place.
+        /// The lookups run in C (`rk_channel_table_apply`: an AVX2 gather where the CPU has one; with
+        /// a fit, `rk_channel_fit_apply`: polynomials where the CPU has AVX-512 VBMI, the lookups for
+        /// the values they leave); values off the table come back flagged and go through the steps here.
+        func apply(_ planes: UnsafeMutablePointer<Float>, count: Int, tile: Int) {
+            guard count > 0 else { return }
+            // A grey tile (the three planes the same bits: after a black-and-white mix, or a grey
+            // photo) through tables that treat the channels alike: one plane looked up, copied to
+            // the others. The check stops at the first difference, so colour costs nothing.
+            let bytes = count * MemoryLayout<Float>.stride
+            if channelStride == 0, memcmp(planes, planes + tile, bytes) == 0, memcmp(planes, planes + 2 * tile, bytes) == 0 {
+                apply(planes, count: count, tile: tile, channels: 1)
+                (planes + tile).update(from: planes, count: count)
+                (planes + 2 * tile).update(from: planes, count: count)
+                return
+            }
+            apply(planes, count: count, tile: tile, channels: 3)
+        }
+
+        private func apply(_ planes: UnsafeMutablePointer<Float>, count: Int, tile: Int, channels: Int) {
+            if let curve {
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { outside in
+                    for c in 0..<channels {
+                        let plane = planes + c * tile
+                        guard rk_srgb_curve(plane, Int32(count), curve, outside.baseAddress!) > 0 else { continue }
+                        // 16 and up, infinities, NaN: the step itself.
+                        let step = steps[0]
+                        for k in 0..<count where outside[k] != 0 { plane[k] = Float(step.reference(SIMD3(repeating: Double(plane[k]))).x) }
+                    }
+                }
+                return
+            }
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { outside in
                 for c in 0..<channels {
-                    let base = t.baseAddress! + c * channelStride
+                    let base = UnsafePointer(table.baseAddress! + c * channelStride)
                     let plane = planes + c * tile
-                    let fit = c < fits.count ? fits[c] : fits.first ?? nil
-                    let left = fit.map { fit in
-                        fit.withUnsafeBufferPointer { rk_channel_fit_apply(base, Int32(Self.entries), $0.baseAddress, plane, Int32(count), outside.baseAddress!) }
-                    } ?? rk_channel_table_apply(base, Int32(Self.entries), plane, Int32(count), outside.baseAddress!)
+                    let fit = c == 0 || channelStride == 0 ? fit0 : c == 1 ? fit1 : fit2
+                    let left = fit != nil
+                        ? rk_channel_fit_apply(base, Int32(ChannelTables.entries), fit, plane, Int32(count), outside.baseAddress!)
+                        : rk_channel_table_apply(base, Int32(ChannelTables.entries), plane, Int32(count), outside.baseAddress!)
                     guard left > 0 else { continue }
                     for k in 0..<count where outside[k] != 0 { plane[k] = value(plane[k], channel: c, base: base) }
                 }
             }
         }
-    }
 
-    /// One value of channel `c` (the scalar path: tails of a tile and values off the table).
-    @inline(__always)
-    func value(_ v: Float, channel c: Int, base: UnsafePointer<Float>) -> Float {
-        let magnitude = Swift.abs(v)
-        let half = base + (v.sign == .minus ? 2 * Self.entries : 0)
-        if magnitude >= Self.lowest && magnitude < Self.highest {
-            let bits = magnitude.bitPattern
-            let octave: UInt32 = (bits >> 23) - (127 - 30)
-            let fractionBits = UInt32(23 - Self.nodeBits)
-            let i = Int((octave << UInt32(Self.nodeBits)) | ((bits >> fractionBits) & UInt32(Self.perOctave - 1))) + 1
-            let fraction = Float(bits & ((1 << fractionBits) - 1)) / Float(1 << fractionBits)
-            return half[2 * i] + half[2 * i + 1] * fraction
+        /// One value of channel `c` (the scalar path: tails of a tile and values off the table).
+        @inline(__always)
+        func value(_ v: Float, channel c: Int, base: UnsafePointer<Float>) -> Float {
+            let magnitude = Swift.abs(v)
+            let half = base + (v.sign == .minus ? 2 * ChannelTables.entries : 0)
+            if magnitude >= ChannelTables.lowest && magnitude < ChannelTables.highest {
+                let bits = magnitude.bitPattern
+                let octave: UInt32 = (bits >> 23) - (127 - 30)
+                let fractionBits = UInt32(23 - ChannelTables.nodeBits)
+                let i = Int((octave << UInt32(ChannelTables.nodeBits)) | ((bits >> fractionBits) & UInt32(ChannelTables.perOctave - 1))) + 1
+                let fraction = Float(bits & ((1 << fractionBits) - 1)) / Float(1 << fractionBits)
+                return half[2 * i] + half[2 * i + 1] * fraction
+            }
+            if magnitude == 0 { return half[0] }
+            // Negative, 16 and up, NaN: the steps themselves.
+            let d = Double(v)
+            let out = steps.reduce(SIMD3(d, d, d)) { $1.reference($0) }
+            return Float(out[c])
         }
-        if magnitude == 0 { return half[0] }
-        // Negative, 16 and up, NaN: the steps themselves.
-        let d = Double(v)
-        let out = steps.reduce(SIMD3(d, d, d)) { $1.reference($0) }
-        return Float(out[c])
     }
 }

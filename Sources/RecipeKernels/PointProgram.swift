@@ -273,9 +273,11 @@ public struct PointProgram: Sendable {
     /// (`runsInRows`): then a pass writing floats runs in its output row, without copies.
     let runsInRows: Bool
 
-    /// One piece of the body: a step, or a run of per-channel steps as tables.
+    /// One piece of the body: a step, a matrix (its 12 floats pinned, for `ReadyRun`), or a run
+    /// of per-channel steps as tables.
     enum BodyRun: Sendable {
         case step(PointStep)
+        case matrix(PinnedFloats)
         case tables(ChannelTables.Lazy)
     }
 
@@ -284,13 +286,17 @@ public struct PointProgram: Sendable {
         var out: [BodyRun] = []
         var run: [PointStep] = []
         func flush() {
-            if run.contains(where: isCostly) { out.append(.tables(ChannelTables.Lazy(steps: run))) } else { out += run.map { .step($0) } }
+            if run.contains(where: isCostly) {
+                out.append(.tables(ChannelTables.Lazy(steps: run)))
+            } else {
+                out += run.map { if case .matrix(let m) = $0 { .matrix(PinnedFloats(m)) } else { .step($0) } }
+            }
             run = []
         }
         for step in body {
             if isPerChannel(step) { run.append(step); continue }
             flush()
-            out.append(.step(step))
+            if case .matrix(let m) = step { out.append(.matrix(PinnedFloats(m))) } else { out.append(.step(step)) }
         }
         flush()
         return out
@@ -306,17 +312,23 @@ public struct PointProgram: Sendable {
         }
     }
 
-    /// The body's pieces for one row (tables fetched once, not per tile).
+    /// The body's pieces for one row (tables fetched once, not per tile). A matrix and a table run
+    /// are reached through plain pointers and an unretained reference, kept alive by the program
+    /// (`bodyRuns`) while it runs: a tile takes no reference count for them. Retaining the same
+    /// arrays every tile (256 pixels) on two threads made their counts' cache lines bounce: 4 ms
+    /// of each pass thread's 50 ms on the P3 chain.
     enum ReadyRun {
         case step(PointStep)
-        case tables(ChannelTables)
+        case matrix(UnsafePointer<Float>)
+        case tables(Unmanaged<ChannelTables.Pinned>)
     }
 
     func readyBody() -> [ReadyRun] {
         bodyRuns.map { piece in
             switch piece {
             case .step(let step): .step(step)
-            case .tables(let lazy): .tables(lazy.tables)
+            case .matrix(let m): .matrix(UnsafePointer(m.base))
+            case .tables(let lazy): .tables(Unmanaged.passUnretained(lazy.tables.pinned))
             }
         }
     }
@@ -327,7 +339,8 @@ public struct PointProgram: Sendable {
         for piece in body {
             switch piece {
             case .step(let step): apply(step, planes, n, x: x, y: y, stride: stride)
-            case .tables(let tables): tables.apply(planes, count: n, tile: stride)
+            case .matrix(let m): rk_matrix_planes(planes, Int32(stride), Int32(n), m)
+            case .tables(let tables): tables._withUnsafeGuaranteedRef { $0.apply(planes, count: n, tile: stride) }
             }
         }
     }
@@ -457,6 +470,9 @@ public struct PointProgram: Sendable {
         bodyRuns = program.bodyRuns.map { piece in
             switch piece {
             case .step: return .step(next.next()!)
+            case .matrix(let m):
+                _ = next.next()
+                return .matrix(m)
             case .tables(let t):
                 for _ in t.steps { _ = next.next() }
                 return .tables(t)

@@ -92,8 +92,8 @@ struct BlendStageTests {
 
     /// ImageMagick 6.9 (`/usr/bin/convert`; /usr/local/bin/convert is a stand-in, not IM) composes
     /// the second image onto the first: `convert backdrop source -compose M -composite`. Its
-    /// Multiply, Screen, Overlay and SoftLight follow the W3C formulas: measured equal on all 65536
-    /// byte pairs (IM computes at 16 bits and rounds to 8).
+    /// Multiply, Screen, Overlay and SoftLight follow the W3C formulas: IM 6.9.11 gives the exact
+    /// value rounded on all 65536 byte pairs (checked against the formula in double precision).
     @Test("agrees with ImageMagick -compose on every byte pair", arguments: [
         (BlendMode.normal, "Over"), (.multiply, "Multiply"), (.screen, "Screen"), (.overlay, "Overlay"), (.softLight, "SoftLight"),
     ])
@@ -113,7 +113,20 @@ struct BlendStageTests {
         let oracle = try #require(NetpbmImage(Data(contentsOf: URL(fileURLWithPath: path("out.ppm")))))
         try #require(oracle.width == pairSide && oracle.height == pairSide && oracle.channels == 3 && oracle.maxValue == 255)
         let out = try blended(mode, opacity: 1)
-        let worst = zip(out, oracle.samples).reduce(0) { max($0, abs(Int($1.0) - $1.1)) }
-        #expect(worst == 0, "\(mode) vs IM \(composeOperator): max difference \(worst)")
+        // IM rounds the formula's exact value; the stage blends floats, which may round a value
+        // within 1e-4 of a half code the other way (soft light has such pairs): 1 there, 0 elsewhere.
+        var worst = 0, worstAtTies = 0, atTies = 0
+        for (i, (ours, theirs)) in zip(out, oracle.samples).enumerated() {
+            let pixel = i / 3
+            let d = abs(Int(ours) - Int(theirs))
+            if referenceByte(mode, pixel / pairSide, pixel % pairSide, opacity: 1).tie {
+                worstAtTies = max(worstAtTies, d)
+                if d != 0 { atTies += 1 }
+            } else {
+                worst = max(worst, d)
+            }
+        }
+        if atTies > 0 { testNote("blend \(mode.rawValue) vs IM \(composeOperator): \(atTies) samples off by \(worstAtTies), at half-code ties") }
+        #expect(worst == 0 && worstAtTies <= 1, "\(mode) vs IM \(composeOperator): max difference \(worst), at ties \(worstAtTies)")
     }
 }
