@@ -56,7 +56,7 @@ struct ChannelFitTests {
     /// flags, the table's value for every value the polynomials leave (negative, zero, tiny, 4
     /// and up, NaN), within the table's own error (2e-6 of the value, plus 1e-9) elsewhere, at
     /// counts that are no multiple of 16.
-    @Test("the kernel: the table's bits outside the polynomials' cells, within 2e-6 inside, the same flags; the table where the CPU lacks AVX-512 VBMI")
+    @Test("the kernel: the table's bits outside the polynomials' cells, the checked polynomials' bits inside (within 2e-6 of the table), the same flags; the table where the CPU lacks AVX-512 VBMI")
     func kernel() throws {
         let tables = ChannelTables(steps: Self.contrast)
         let fit = try #require(ChannelFit.make(ChannelFit.channel(0, of: Self.contrast)))
@@ -85,6 +85,16 @@ struct ChannelFitTests {
                 worst = max(worst, abs(Double(poly[i]) - Double(table[i])) / (2e-6 * abs(Double(table[i])) + 1e-9))
             }
             #expect(worst <= 1, "count \(count): \(worst) of 2e-6")
+            // Where the polynomials ran, the kernel's floats are the checked polynomial's
+            // (ChannelFit.evaluate: the same fused multiply-adds), bit for bit, the last lanes
+            // under 16 too (counts 17, 15 and 1: a masked last step, not the table).
+            if ChannelFit.supported {
+                for i in 0..<count where values[i] >= 0x1p-14 && values[i] < 4 {
+                    guard let p = Self.polynomial(fit, for: values[i]) else { continue }
+                    let m = Float(sign: .plus, exponent: 0, significand: values[i].significand)
+                    #expect(poly[i].bitPattern == ChannelFit.evaluate(p, m).bitPattern, "\(values[i]): \(poly[i])")
+                }
+            }
             if count == values.count, ChannelFit.supported { #expect(fromPolynomials > count / 2, "the polynomials ran: \(fromPolynomials)") }
             if !ChannelFit.supported { #expect(table.map(\.bitPattern) == poly.map(\.bitPattern), "no AVX-512 VBMI: the table") }
         }
@@ -109,6 +119,18 @@ struct ChannelFitTests {
             let want = steps.reduce(SIMD3(x, x, x)) { $1.reference($0) }[0]
             #expect(abs(Double(planes[i]) - want) <= 5e-5, "\(x): \(planes[i]), want \(want)")
         }
+    }
+
+    /// The polynomial the kernel picks for `x` (cell, then split), or nil for a cell the table keeps.
+    static func polynomial(_ fit: [Float], for x: Float) -> ChannelFit.Polynomial? {
+        let cell = Int(x.bitPattern >> 20) - ((127 + ChannelFit.lowestExponent) << 3)
+        let first = fit.withUnsafeBytes { $0[4 * Int(RK_FIT_CELLS) + cell] }
+        guard first != 255 else { return nil }
+        let m = Float(sign: .plus, exponent: 0, significand: x.significand)
+        var p = Int(first)
+        if m >= fit[Int(RK_FIT_SPLIT) + p] { p += 1 }
+        return ChannelFit.Polynomial(c: (0...ChannelFit.degree).map { fit[ChannelFit.polys * $0 + p] },
+                                     scale: fit[Int(RK_FIT_SCALE) + p], offset: fit[Int(RK_FIT_OFFSET) + p])
     }
 
     /// ChannelTables makes one fit when the channels are alike and three when not, and none where
