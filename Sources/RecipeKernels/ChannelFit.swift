@@ -12,7 +12,7 @@ import CKernelsSIMD
 /// Each octave is tried as one polynomial, then halves, quarters and eighths (the cells the
 /// kernel indexes by the exponent and three mantissa bits). A polynomial interpolates the steps
 /// at six Chebyshev nodes in double precision and is kept only if, run as the kernel runs it
-/// (float fused multiply-adds), it is within 1e-6 of the steps' value (plus 1e-9) at 50 inputs
+/// (float fused multiply-adds), it is within 1e-6 of the steps' value (plus 1e-9) at 49 inputs
 /// across its interval, the interval's ends among them: the table's own accuracy is 2e-6. An
 /// eighth that fails holds a kink (the sRGB toe, a levels point, a tone curve's node): it is
 /// split where the longest fitting start ends (bisection on the input), and the rest gets a
