@@ -132,58 +132,58 @@ int rk_channel_table_apply(const float *half, int entries, float *plane, int cou
  * chain's contrast run (72 M values from photo24, L1-resident rows) 34 ms against 53 ms. */
 /* One step of rk_apply_fit_avx512 at k: sixteen lanes (FULL) or the last count - k under 16,
  * through a mask; FULL is a constant, so each use compiles without the other's branches. */
-#define RK_FIT_STEP(FULL)                                                                                                                \
-    __mmask16 live = FULL ? (__mmask16)0xFFFF : (__mmask16)((1u << (count - k)) - 1);                                                    \
-    __m512i raw = FULL ? _mm512_loadu_si512((const void *)(plane + k)) : _mm512_maskz_loadu_epi32(live, (const void *)(plane + k));      \
-    /* Sign, exponent and three mantissa bits, less the first cell's: below 128 for positive                                             \
-     * values in [2^-14, 4) (a negative value's sign bit puts it far above). */                                                          \
-    __m512i cell = _mm512_sub_epi32(_mm512_srli_epi32(raw, 20), firstCell);                                                              \
-    __mmask16 fitted = _mm512_cmplt_epu32_mask(cell, cellCount);                                                                         \
-    __m512i poly = _mm512_and_si512(_mm512_permutex2var_epi8(cellsLo, cell, cellsHi), byteMask);                                         \
-    fitted &= _mm512_cmplt_epu32_mask(poly, polyCount);                                                                                  \
-    fitted |= (__mmask16)~live; /* lanes past the count: nothing to look up, nothing stored */                                           \
-    __m512 m = _mm512_castsi512_ps(_mm512_or_si512(_mm512_and_si512(raw, mantissa), oneBits));                                           \
-    poly = _mm512_mask_add_epi32(poly, _mm512_cmp_ps_mask(m, _mm512_permutex2var_ps(splitLo, poly, splitHi), _CMP_GE_OQ), poly, onei);   \
-    __m512 t = _mm512_fmadd_ps(m, _mm512_permutex2var_ps(scaleLo, poly, scaleHi), _mm512_permutex2var_ps(offsetLo, poly, offsetHi));     \
-    __m512 p = _mm512_permutex2var_ps(lo[RK_FIT_DEGREE], poly, hi[RK_FIT_DEGREE]);                                                       \
-    for (int i = RK_FIT_DEGREE - 1; i >= 0; i--) p = _mm512_fmadd_ps(p, t, _mm512_permutex2var_ps(lo[i], poly, hi[i]));                  \
-    if (fitted != 0xFFFF) {                                                                                                              \
-        __m512i bits = _mm512_and_si512(raw, absMask);                                                                                   \
-        __mmask16 inside = _mm512_cmpge_epu32_mask(bits, lowest) & _mm512_cmplt_epu32_mask(bits, highest);                               \
-        __mmask16 zero = _mm512_testn_epi32_mask(bits, bits);                                                                            \
-        __m512i node = _mm512_add_epi32(_mm512_slli_epi32(_mm512_sub_epi32(_mm512_srli_epi32(bits, 23), bias), RK_NODE_BITS),            \
-                                        _mm512_add_epi32(_mm512_and_si512(_mm512_srli_epi32(bits, RK_FRACTION_BITS), nodeMask), onei));  \
-        /* Inside: node + 1; zero: entry 0; negative values from the second half. */                                                     \
-        __m512i index = _mm512_maskz_mov_epi32(inside, node);                                                                            \
-        index = _mm512_mask_add_epi32(index, _mm512_movepi32_mask(raw), index, negHalf);                                                 \
-        __m512 fraction = _mm512_maskz_sub_ps(inside, _mm512_castsi512_ps(_mm512_or_si512(                                               \
-            _mm512_slli_epi32(_mm512_and_si512(bits, fracMask), RK_NODE_BITS), oneBits)), onef);                                         \
-        __mmask16 need = (__mmask16)~fitted;                                                                                             \
-        __m512 p0 = _mm512_castsi512_ps(_mm512_mask_i32gather_epi64(_mm512_setzero_si512(), (__mmask8)need,                              \
-                                                                    _mm512_castsi512_si256(index), pairs, 8));                           \
-        __m512 p1 = _mm512_castsi512_ps(_mm512_mask_i32gather_epi64(_mm512_setzero_si512(), (__mmask8)(need >> 8),                       \
-                                                                    _mm512_extracti64x4_epi64(index, 1), pairs, 8));                     \
-        __m512 looked = _mm512_fmadd_ps(_mm512_permutex2var_ps(p0, odds, p1), fraction, _mm512_permutex2var_ps(p0, evens, p1));          \
-        __mmask16 used = inside | zero;                                                                                                  \
-        looked = _mm512_mask_blend_ps(used, _mm512_castsi512_ps(raw), looked);                                                           \
-        p = _mm512_mask_blend_ps(fitted, looked, p);                                                                                     \
-        __mmask16 done = used | fitted;                                                                                                  \
-        if (done != 0xFFFF) {                                                                                                            \
-            for (int j = 0; j < 16 && k + j < count; j++) {                                                                              \
-                int off = !((done >> j) & 1);                                                                                            \
-                outside[k + j] = (uint8_t)off;                                                                                           \
-                left += off;                                                                                                             \
-            }                                                                                                                            \
-        } else if (FULL) {                                                                                                               \
-            memset(outside + k, 0, 16);                                                                                                  \
-        } else {                                                                                                                         \
-            for (int j = k; j < count; j++) outside[j] = 0;                                                                              \
-        }                                                                                                                                \
-    } else if (FULL) {                                                                                                                   \
-        memset(outside + k, 0, 16);                                                                                                      \
-    } else {                                                                                                                             \
-        for (int j = k; j < count; j++) outside[j] = 0;                                                                                  \
-    }                                                                                                                                    \
+#define RK_FIT_STEP(FULL)                                                                           \
+    __mmask16 live = FULL ? (__mmask16)0xFFFF : (__mmask16)((1u << (count - k)) - 1);               \
+    __m512i raw = FULL ? _mm512_loadu_si512((const void *)(plane + k)) : _mm512_maskz_loadu_epi32(live, (const void *)(plane + k)); \
+    /* Sign, exponent and three mantissa bits, less the first cell's: below 128 for positive        \
+     * values in [2^-14, 4) (a negative value's sign bit puts it far above). */                     \
+    __m512i cell = _mm512_sub_epi32(_mm512_srli_epi32(raw, 20), firstCell);                         \
+    __mmask16 fitted = _mm512_cmplt_epu32_mask(cell, cellCount);                                    \
+    __m512i poly = _mm512_and_si512(_mm512_permutex2var_epi8(cellsLo, cell, cellsHi), byteMask);    \
+    fitted &= _mm512_cmplt_epu32_mask(poly, polyCount);                                             \
+    fitted |= (__mmask16)~live; /* lanes past the count: nothing to look up, nothing stored */      \
+    __m512 m = _mm512_castsi512_ps(_mm512_or_si512(_mm512_and_si512(raw, mantissa), oneBits));      \
+    poly = _mm512_mask_add_epi32(poly, _mm512_cmp_ps_mask(m, _mm512_permutex2var_ps(splitLo, poly, splitHi), _CMP_GE_OQ), poly, onei); \
+    __m512 t = _mm512_fmadd_ps(m, _mm512_permutex2var_ps(scaleLo, poly, scaleHi), _mm512_permutex2var_ps(offsetLo, poly, offsetHi)); \
+    __m512 p = _mm512_permutex2var_ps(lo[RK_FIT_DEGREE], poly, hi[RK_FIT_DEGREE]);                  \
+    for (int i = RK_FIT_DEGREE - 1; i >= 0; i--) p = _mm512_fmadd_ps(p, t, _mm512_permutex2var_ps(lo[i], poly, hi[i])); \
+    if (fitted != 0xFFFF) {                                                                         \
+        __m512i bits = _mm512_and_si512(raw, absMask);                                              \
+        __mmask16 inside = _mm512_cmpge_epu32_mask(bits, lowest) & _mm512_cmplt_epu32_mask(bits, highest); \
+        __mmask16 zero = _mm512_testn_epi32_mask(bits, bits);                                       \
+        __m512i node = _mm512_add_epi32(_mm512_slli_epi32(_mm512_sub_epi32(_mm512_srli_epi32(bits, 23), bias), RK_NODE_BITS), \
+                                        _mm512_add_epi32(_mm512_and_si512(_mm512_srli_epi32(bits, RK_FRACTION_BITS), nodeMask), onei)); \
+        /* Inside: node + 1; zero: entry 0; negative values from the second half. */                \
+        __m512i index = _mm512_maskz_mov_epi32(inside, node);                                       \
+        index = _mm512_mask_add_epi32(index, _mm512_movepi32_mask(raw), index, negHalf);            \
+        __m512 fraction = _mm512_maskz_sub_ps(inside, _mm512_castsi512_ps(_mm512_or_si512(          \
+            _mm512_slli_epi32(_mm512_and_si512(bits, fracMask), RK_NODE_BITS), oneBits)), onef);    \
+        __mmask16 need = (__mmask16)~fitted;                                                        \
+        __m512 p0 = _mm512_castsi512_ps(_mm512_mask_i32gather_epi64(_mm512_setzero_si512(), (__mmask8)need, \
+                                                                    _mm512_castsi512_si256(index), pairs, 8)); \
+        __m512 p1 = _mm512_castsi512_ps(_mm512_mask_i32gather_epi64(_mm512_setzero_si512(), (__mmask8)(need >> 8), \
+                                                                    _mm512_extracti64x4_epi64(index, 1), pairs, 8)); \
+        __m512 looked = _mm512_fmadd_ps(_mm512_permutex2var_ps(p0, odds, p1), fraction, _mm512_permutex2var_ps(p0, evens, p1)); \
+        __mmask16 used = inside | zero;                                                             \
+        looked = _mm512_mask_blend_ps(used, _mm512_castsi512_ps(raw), looked);                      \
+        p = _mm512_mask_blend_ps(fitted, looked, p);                                                \
+        __mmask16 done = used | fitted;                                                             \
+        if (done != 0xFFFF) {                                                                       \
+            for (int j = 0; j < 16 && k + j < count; j++) {                                         \
+                int off = !((done >> j) & 1);                                                       \
+                outside[k + j] = (uint8_t)off;                                                      \
+                left += off;                                                                        \
+            }                                                                                       \
+        } else if (FULL) {                                                                          \
+            memset(outside + k, 0, 16);                                                             \
+        } else {                                                                                    \
+            for (int j = k; j < count; j++) outside[j] = 0;                                         \
+        }                                                                                           \
+    } else if (FULL) {                                                                              \
+        memset(outside + k, 0, 16);                                                                 \
+    } else {                                                                                        \
+        for (int j = k; j < count; j++) outside[j] = 0;                                             \
+    }                                                                                               \
     if (FULL) _mm512_storeu_ps(plane + k, p); else _mm512_mask_storeu_ps(plane + k, live, p);
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))

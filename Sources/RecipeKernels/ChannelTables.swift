@@ -86,22 +86,23 @@ public struct ChannelTables: Sendable {
     }
 
     /// The steps the tables stand for.
-    public let steps: [PointStep]
+    public var steps: [PointStep] { pinned.steps }
     /// For the sRGB curves alone (→ linear: 1, → encoded: 0), no table: `rk_srgb_curve` computes
     /// them, ten times more exactly and a fifth faster than the lookups (0.52–0.58 against
     /// 0.67–0.70 ns a value on these machines' Zen 4, where a gather element costs as much as
     /// the whole curve), and nothing to build.
-    let curve: Int32?
+    var curve: Int32? { pinned.curve }
 
     /// Whether `steps` are one sRGB curve, which `rk_srgb_curve` runs without a table.
     public static func curve(_ steps: [PointStep]) -> Int32? {
         steps == [.toLinear] ? 1 : steps == [.toEncoded] ? 0 : nil
     }
-    /// The tables, their fits and the lookup itself, at addresses that stay put.
+    /// The steps, the tables, their fits and the lookup itself, at addresses that stay put: all a
+    /// ChannelTables holds, so a copy is one reference.
     let pinned: Pinned
 
     /// Per channel (r, g, b), `entries` pairs at the nodes, then `entries` at their negatives; a
-    /// pair is the value at the node and the step to the next node's value.
+    /// pair is the value at the node and the step to the next node's value (a copy, for tests).
     var table: [Float] { Array(pinned.table) }
     /// Floats from one channel's table to the next: 0 when the three share one.
     var channelStride: Int { pinned.channelStride }
@@ -120,9 +121,7 @@ public struct ChannelTables: Sendable {
     /// Tables for `steps`, which must all be per-channel (`PointProgram.isPerChannel`), evaluated
     /// in double precision at every node.
     public init(steps: [PointStep]) {
-        self.steps = steps
-        curve = Self.curve(steps)
-        guard curve == nil else {
+        if let curve = Self.curve(steps) {
             pinned = Pinned(steps: steps, curve: curve, table: [], channelStride: 0, fits: [])
             return
         }

@@ -286,20 +286,21 @@ public struct PointProgram: Sendable {
         var out: [BodyRun] = []
         var run: [PointStep] = []
         func flush() {
-            if run.contains(where: isCostly) {
-                out.append(.tables(ChannelTables.Lazy(steps: run)))
-            } else {
-                out += run.map { if case .matrix(let m) = $0 { .matrix(PinnedFloats(m)) } else { .step($0) } }
-            }
+            if run.contains(where: isCostly) { out.append(.tables(ChannelTables.Lazy(steps: run))) } else { out += run.map(piece) }
             run = []
         }
         for step in body {
             if isPerChannel(step) { run.append(step); continue }
             flush()
-            if case .matrix(let m) = step { out.append(.matrix(PinnedFloats(m))) } else { out.append(.step(step)) }
+            out.append(piece(step))
         }
         flush()
         return out
+    }
+
+    /// A step as a piece of the body on its own: a matrix pinned, any other step as it is.
+    static func piece(_ step: PointStep) -> BodyRun {
+        if case .matrix(let m) = step { .matrix(PinnedFloats(m)) } else { .step(step) }
     }
 
     /// Per-channel steps whose arithmetic costs more than a table lookup (a diagonal matrix, a clip
