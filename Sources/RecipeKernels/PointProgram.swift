@@ -256,6 +256,9 @@ public struct PointProgram: Sendable {
     /// 0 to code 0, 1 to code 255, and never decreases); otherwise values outside [0, 1] go
     /// through the tail steps one by one.
     let storeClampSafe: Bool
+    /// A clamp-safe `storeTable` as the thresholds `rk_u8_store` searches (3 ×
+    /// `RK_STORE_SEARCH_WORDS`; empty otherwise, or where the CPU cannot search).
+    let storeSearch: [UInt16]
     /// Nothing after the body (`tail` empty): the store quantises each value itself
     /// (`rk_u8_store_direct`, the table's codes without a lookup a sample).
     let storeDirect: Bool
@@ -397,6 +400,7 @@ public struct PointProgram: Sendable {
             loadBytes = []
             self.storeTable = []
             storeClampSafe = false
+            storeSearch = []
             return
         }
         var load = [Float](repeating: 0, count: 3 * 256)
@@ -410,6 +414,7 @@ public struct PointProgram: Sendable {
         guard storeTable, !storeDirect else {
             self.storeTable = []
             storeClampSafe = false
+            storeSearch = []
             return
         }
         let levels = Self.storeLevels
@@ -423,6 +428,13 @@ public struct PointProgram: Sendable {
         }
         self.storeTable = store
         storeClampSafe = monotone && (0..<3).allSatisfy { store[$0 * levels] == 0 && store[$0 * levels + levels - 1] == 255 }
+        if storeClampSafe, rk_u8_store_search_supported() != 0 {
+            var search = [UInt16](repeating: 0, count: 3 * Int(RK_STORE_SEARCH_WORDS))
+            rk_u8_store_search_table(store, Int32(levels), &search)
+            storeSearch = search
+        } else {
+            storeSearch = []
+        }
     }
 
     /// A load table's floats split into planes of their bytes, channel by channel (`loadBytes`).
@@ -462,6 +474,7 @@ public struct PointProgram: Sendable {
         loadBytes = program.loadBytes
         storeTable = program.storeTable
         storeClampSafe = program.storeClampSafe
+        storeSearch = program.storeSearch
         storeDirect = program.storeDirect
         headTables = program.headTables
         tailTables = program.tailTables
@@ -562,7 +575,7 @@ public struct PointProgram: Sendable {
                 tailReady?.apply(planes, count: n, tile: stride)
                 switch to {
                 case .uint8:
-                    storeTable.withUnsafeBufferPointer { store($0.baseAddress, planes, n, output.assumingMemoryBound(to: UInt8.self) + 3 * start, stride: stride) }
+                    withStoreTables { store($0, $1, planes, n, output.assumingMemoryBound(to: UInt8.self) + 3 * start, stride: stride) }
                 case .uint16:
                     let px = output.assumingMemoryBound(to: UInt16.self) + 3 * start
                     for i in 0..<n {
@@ -586,7 +599,7 @@ public struct PointProgram: Sendable {
         withTileBuffer { planes in
             loadTable.withUnsafeBufferPointer { load in
                 loadBytes.withUnsafeBufferPointer { bytes in
-                    storeTable.withUnsafeBufferPointer { store in
+                    withStoreTables { store, search in
                         var start = 0
                         while start < pixels {
                             let n = min(Self.tile, pixels - start)
@@ -594,7 +607,7 @@ public struct PointProgram: Sendable {
                             let source = UnsafePointer(input ?? UnsafePointer(row)) + 3 * start
                             rk_u8_load_bytes(source, bytes.baseAddress!, load.baseAddress!, planes, Int32(Self.tile), Int32(n))
                             Self.runBody(body, planes, n, x: start, y: y)
-                            self.store(store.baseAddress, planes, n, px)
+                            self.store(store, search, planes, n, px)
                             start += n
                         }
                     }
@@ -616,17 +629,28 @@ public struct PointProgram: Sendable {
         }
     }
 
+    /// The store table and its search thresholds (nil when empty) for `store`.
     @inline(__always)
-    func store(_ table: UnsafePointer<UInt8>?, _ planes: UnsafeMutablePointer<Float>, _ n: Int, _ px: UnsafeMutablePointer<UInt8>,
-               stride: Int = tile) {
+    func withStoreTables<R>(_ body: (UnsafePointer<UInt8>?, UnsafePointer<UInt16>?) -> R) -> R {
+        storeTable.withUnsafeBufferPointer { table in
+            storeSearch.withUnsafeBufferPointer { search in
+                body(table.isEmpty ? nil : table.baseAddress, search.isEmpty ? nil : search.baseAddress)
+            }
+        }
+    }
+
+    @inline(__always)
+    func store(_ table: UnsafePointer<UInt8>?, _ search: UnsafePointer<UInt16>?, _ planes: UnsafeMutablePointer<Float>, _ n: Int,
+               _ px: UnsafeMutablePointer<UInt8>, stride: Int = tile) {
         if storeDirect {
             rk_u8_store_direct(planes, Int32(stride), Int32(n), px)
             return
         }
         let table = table!
         if storeClampSafe {
-            // Clamp, scale, round to the nearest index, look up, interleave: in C (see rk_u8_store).
-            rk_u8_store(planes, Int32(stride), Int32(n), table, Int32(Self.storeLevels), px)
+            // Clamp, scale, round to the nearest index, look up (or search), interleave: in C
+            // (see rk_u8_store).
+            rk_u8_store(planes, Int32(stride), Int32(n), table, Int32(Self.storeLevels), search, px)
             return
         }
         let top = Float(Self.storeLevels - 1)

@@ -390,3 +390,55 @@ extension PointProgramTests {
         }
     }
 }
+
+extension PointProgramTests {
+    @Test("the 8-bit store's binary search (AVX-512 BW where the CPU has it) gives the table's codes: every kind of clamp-safe table, every index edge, NaN and out of range, at every count")
+    func searchStore() throws {
+        try #require(rk_u8_store_search_supported() != 0, "this CPU has no AVX-512 BW and VBMI: the table serves alone")
+        let levels = 65536
+        // Clamp-safe tables (never decreasing, 0 first and 255 last): the sRGB curve, a steep
+        // power that skips codes, a step that jumps from 0 to 255 at the very last index, and a
+        // staircase whose codes each hold for one index only near the top.
+        func table(_ code: (Int) -> Int) -> [UInt8] { (0..<levels).map { UInt8(code($0)) } }
+        let srgb = table { Int(SampleConversion.quantize8(Float(SRGB.encode(Double($0) / 65535)))) }
+        let steep = table { Int((pow(Double($0) / 65535, 0.2) * 255).rounded()) }
+        let last = table { $0 == levels - 1 ? 255 : 0 }
+        let stairs = table { $0 >= levels - 255 ? $0 - (levels - 256) : 0 }
+        let tables = [srgb + steep + last, last + stairs + srgb, stairs + srgb + steep]
+        // Values at and beside every index's rounding edge, past both ends, NaN, infinities.
+        var values: [Float] = [.nan, -.infinity, .infinity, -0.0, -1e-30, 1.0000001, 3, -2, 1, 0]
+        var state: UInt32 = 11
+        for _ in 0..<6000 {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            let edge = (Float(state >> 16) + 0.5) / 65535
+            values += [edge, edge.nextDown, edge.nextUp]
+        }
+        values += Self.values(4001, range: -0.2...1.2)
+        let width = values.count
+        let planes = values + values.reversed() + values.map { 1 - $0 }
+        for store in tables {
+            var search = [UInt16](repeating: 0, count: 3 * Int(RK_STORE_SEARCH_WORDS))
+            rk_u8_store_search_table(store, Int32(levels), &search)
+            for count in [width, 64, 63, 65, 200, 1] {
+                var looked = [UInt8](repeating: 9, count: 3 * count + 5), searched = looked
+                planes.withUnsafeBufferPointer { p in
+                    looked.withUnsafeMutableBufferPointer {
+                        rk_u8_store(p.baseAddress!, Int32(width), Int32(count), store, Int32(levels), nil, $0.baseAddress!)
+                    }
+                    searched.withUnsafeMutableBufferPointer {
+                        rk_u8_store(p.baseAddress!, Int32(width), Int32(count), store, Int32(levels), search, $0.baseAddress!)
+                    }
+                }
+                #expect(searched == looked, "count \(count): \(zip(searched, looked).filter { $0 != $1 }.count) codes differ")
+                #expect(searched[(3 * count)...].allSatisfy { $0 == 9 }, "count \(count): written past the pixels")
+            }
+        }
+        // The table's codes are the formula's (an independent check of the table path itself).
+        let index = { (v: Float) -> Int in Int((min(max(v.isNaN ? 0 : v, 0), 1) * 65535).rounded(.toNearestOrEven)) }
+        var out = [UInt8](repeating: 0, count: 3 * width)
+        planes.withUnsafeBufferPointer { p in
+            out.withUnsafeMutableBufferPointer { rk_u8_store(p.baseAddress!, Int32(width), Int32(width), tables[0], Int32(levels), nil, $0.baseAddress!) }
+        }
+        #expect((0..<width).allSatisfy { x in (0..<3).allSatisfy { c in out[3 * x + c] == tables[0][c * levels + index(planes[c * width + x])] } })
+    }
+}

@@ -59,7 +59,15 @@ void rk_u8_load(const uint8_t *px, const float *table, float *planes, int tile, 
  * channel: byte k of code v's float of channel c at 1024·c + 256·k + v): AVX-512 VBMI byte
  * permutes where the CPU has them, `table` otherwise and for a last group under 64 pixels. */
 void rk_u8_load_bytes(const uint8_t *px, const uint8_t *bytes, const float *table, float *planes, int tile, int count);
-void rk_u8_store(const float *planes, int tile, int count, const uint8_t *table, int levels, uint8_t *px);
+/* `search` (or NULL): the table's thresholds from rk_u8_store_search_table, for a table that is
+ * clamp-safe (never decreasing, code 0 at index 0 and 255 at the last) and has 65536 levels;
+ * then, where the CPU has AVX-512 BW and VBMI, groups of 64 pixels find their codes by a binary
+ * search instead of a lookup a sample: the same bytes. */
+void rk_u8_store(const float *planes, int tile, int count, const uint8_t *table, int levels, const uint16_t *search, uint8_t *px);
+#define RK_STORE_SEARCH_WORDS 256
+/* Fills 3·RK_STORE_SEARCH_WORDS words of `search` from a clamp-safe `table` (`levels` a channel). */
+void rk_u8_store_search_table(const uint8_t *table, int levels, uint16_t *search);
+int rk_u8_store_search_supported(void);
 /* The store of a pass with no steps after its body: each value clamped to [0, 1] (NaN as 0), times
  * 255, plus 0.5, truncated (SampleConversion.quantize8), without a table; the second without AVX2
  * on any CPU (for tests: the same bytes). */
