@@ -32,9 +32,11 @@ extension RenderJob {
         walk.estimate.add(decoding, decoder.decodingBytes(scaleDenominator: d))
         walk.prefetch(decoding, rows)
         let stages = setup.stages
-        if Self.poolsPointPasses(stages) && setup.poolThreads > 1 { walk.threads("the point passes' pool", setup.poolThreads - 1) }
         let orientation = info.orientation
         let resamples = rows.width != setup.stored.width || rows.height != setup.stored.height
+        if Self.poolsPointPasses(stages, resamples: resamples) && setup.poolThreads > 1 {
+            walk.threads("the point passes' pool", setup.poolThreads - 1)
+        }
         let resampling = "resampling the photo to \(setup.stored.width)×\(setup.stored.height)"
         let upright = "turning the photo upright (EXIF orientation \(orientation.rawValue))"
         var remaining = stages

@@ -218,9 +218,9 @@ package struct RenderJob {
 
         // The decoder gets a thread of its own; everything after it runs on this one.
         var chain: RowSource = threaded ? PrefetchStep(source: decoder) : decoder
-        let pool = Self.poolsPointPasses(stages) && poolThreads > 1 ? WorkerPool(threads: poolThreads) : nil
-        defer { pool?.shutdown() }
         let resamples = !decodesWindow && (chain.width != stored.width || chain.height != stored.height)
+        let pool = Self.poolsPointPasses(stages, resamples: resamples) && poolThreads > 1 ? WorkerPool(threads: poolThreads) : nil
+        defer { pool?.shutdown() }
         // What the decoded pixels stand for: a reduced decode's last row and column may cover
         // less than a whole pixel.
         let span = (width: Double(info.width) / Double(denominator), height: Double(info.height) / Double(denominator))
@@ -408,9 +408,13 @@ package struct RenderJob {
     /// 9–11 runs: basic-corrections 484 → 362 ms without it, warm-portrait 359 → 311,
     /// black-and-white 295 → 247, soft-glow 359 → 325, web-export 151 → 110, square-crop 142 →
     /// 113; context switches 7,000–9,400 → 2,700–3,400); a plan of point passes alone keeps it
-    /// (without it graduated-sky 184 → 221 ms, film-look 264 → 285).
-    package static func poolsPointPasses(_ stages: [RenderStage]) -> Bool {
-        !stages.isEmpty && stages.allSatisfy { if case .point = $0 { true } else { false } }
+    /// (without it graduated-sky 184 → 221 ms, film-look 264 → 285). A display render that
+    /// resamples the decode is not point passes alone either: its resample is most of the work
+    /// after the decode, and without the pool the 5-op chain at `--size display` went from 157 to
+    /// 126 ms on photo24 and 234 to 181 ms on its progressive copy (14 alternating runs; the
+    /// pool's hand-offs had cost 28 ms of CPU, the same bytes).
+    package static func poolsPointPasses(_ stages: [RenderStage], resamples: Bool) -> Bool {
+        !resamples && !stages.isEmpty && stages.allSatisfy { if case .point = $0 { true } else { false } }
     }
 
     /// The part of the photo a plan's first geometric stage reads when that stage is a straighten
