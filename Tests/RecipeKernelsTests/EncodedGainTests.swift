@@ -39,13 +39,17 @@ struct EncodedGainTests {
     }
 
     /// Three planes of light and dark values (around the toe too), and gains that vary by pixel,
-    /// with runs of 1 (a vignette's centre), a 0 and one past 128.
+    /// with runs of 1 (a vignette's centre: a block of sixteen, half of one, lone ones), a 0 and
+    /// one past 128.
     static func hardCases() -> (planes: [Float], gains: [Float], count: Int) {
         let toe: [Float] = (0..<40).map { 0.03 + Float($0) * 0.0006 }
         let values = PointProgramTests.values(163, range: -0.3...1.4) + toe
         let n = values.count
         var gains: [Float] = (0..<n).map { 0.4 + 1.4 * Float(($0 * 37) % 100) / 100 }
         for i in 64..<80 { gains[i] = 1 }
+        gains[130] = 1  // lone gains of 1 in both halves of a block of sixteen (AVX-512)
+        gains[140] = 1
+        for i in 152..<160 { gains[i] = 1 }  // one half of a block all 1, the other not
         gains[5] = 0
         gains[100] = 200
         return (values + Array(values.reversed()) + (0..<n).map { values[($0 * 7) % n] }, gains, n)
