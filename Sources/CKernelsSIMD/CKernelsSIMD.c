@@ -604,7 +604,33 @@ void rk_u8_load_bytes(const uint8_t *px, const uint8_t *bytes, const float *tabl
  * `search` holds each channel's thresholds in RK_STORE_SEARCH_WORDS words, by step: step b
  * (7 down to 0, one word, then two, … then 128) holds T[p·2^(b+1) + 2^b] for each prefix p of
  * the code's bits above b (rk_u8_store_search_table). */
+/* Where a channel's code for pixel p of a 64-pixel group sits among the 64 bytes the group's two
+ * searches give (the packing's order, rk_store_indices): the interleave reads it from there. */
+static uint8_t rk_store_order[64];
+/* Output byte q of each of the three 64-byte stores: first from the red and green codes (index
+ * into their 128 bytes), then the blue ones put in (index 64 + its byte; q keeps the byte). */
+static uint8_t rk_store_mix[3][2][64];
+static pthread_once_t rk_store_once = PTHREAD_ONCE_INIT;
+static void rk_store_tables(void) {
+    for (int h = 0; h < 2; h++) {
+        for (int w = 0; w < 32; w++) {
+            int k = w / 8, j = w % 8;
+            rk_store_order[32 * h + (j < 4 ? 4 * k + j : 16 + 4 * k + j - 4)] = (uint8_t)(32 * h + w);
+        }
+    }
+    for (int o = 0; o < 3; o++) {
+        for (int q = 0; q < 64; q++) {
+            int byte = 64 * o + q, pixel = byte / 3, channel = byte % 3, at = rk_store_order[pixel];
+            rk_store_mix[o][0][q] = (uint8_t)(channel == 0 ? at : channel == 1 ? 64 + at : 0);
+            rk_store_mix[o][1][q] = (uint8_t)(channel == 2 ? 64 + at : q);
+        }
+    }
+}
+
+/* Also builds the interleave's tables (once a process), so the store, which needs a search
+ * table to search, finds them ready without a check a tile. */
 void rk_u8_store_search_table(const uint8_t *table, int levels, uint16_t *search) {
+    pthread_once(&rk_store_once, rk_store_tables);
     for (int c = 0; c < 3; c++) {
         const uint8_t *t = table + (ptrdiff_t)c * levels;
         uint32_t first[256];
@@ -672,33 +698,9 @@ static inline void rk_store_search(__m512i code[6], const __m512i index[6], cons
     }
 }
 
-/* Where a channel's code for pixel p of a 64-pixel group sits among the 64 bytes the group's two
- * searches give (the packing's order, rk_store_indices): the interleave reads it from there. */
-static uint8_t rk_store_order[64];
-/* Output byte q of each of the three 64-byte stores: first from the red and green codes (index
- * into their 128 bytes), then the blue ones put in (index 64 + its byte; q keeps the byte). */
-static uint8_t rk_store_mix[3][2][64];
-static void rk_store_tables(void) {
-    for (int h = 0; h < 2; h++) {
-        for (int w = 0; w < 32; w++) {
-            int k = w / 8, j = w % 8;
-            rk_store_order[32 * h + (j < 4 ? 4 * k + j : 16 + 4 * k + j - 4)] = (uint8_t)(32 * h + w);
-        }
-    }
-    for (int o = 0; o < 3; o++) {
-        for (int q = 0; q < 64; q++) {
-            int byte = 64 * o + q, pixel = byte / 3, channel = byte % 3, at = rk_store_order[pixel];
-            rk_store_mix[o][0][q] = (uint8_t)(channel == 0 ? at : channel == 1 ? 64 + at : 0);
-            rk_store_mix[o][1][q] = (uint8_t)(channel == 2 ? 64 + at : q);
-        }
-    }
-}
-
 /* Groups of 64 pixels; returns how many pixels it stored (the rest take the table). */
 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
 static int rk_u8_store_search_avx512(const float *planes, int tile, int count, const uint16_t *search, uint8_t *px) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, rk_store_tables);
     __m512i mix[3][2];
     for (int o = 0; o < 3; o++) {
         mix[o][0] = _mm512_loadu_si512((const void *)rk_store_mix[o][0]);
@@ -1239,6 +1241,23 @@ static int rk_srgb_encode_avx2(float *plane, int count, uint8_t *outside) { RK_S
 #endif
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+/* m^p·2^(e·p) sixteen lanes at a time: rk_power8's operations and choice of scale, lane for lane
+ * (the sRGB curves' AVX-512 body and the gains on encoded values use it). */
+__attribute__((target("avx512f,avx512dq")))
+static inline __m512 rk_power16(__m512 y, int to_linear) {
+    const float *poly = to_linear ? rk_lin_poly : rk_enc_poly;
+    /* Decoding's 8 scales twice (the AVX2 body's index & 7), encoding's 16. */
+    const __m512 scales = to_linear ? _mm512_broadcast_f32x8(_mm256_loadu_ps(rk_lin_scale)) : _mm512_loadu_ps(rk_enc_scale);
+    __m512i bits = _mm512_castps_si512(y);
+    __m512i index = _mm512_sub_epi32(_mm512_srli_epi32(bits, 23), _mm512_set1_epi32(to_linear ? 127 - 4 : 127 - 9));
+    __m512 t = _mm512_sub_ps(_mm512_castsi512_ps(_mm512_or_si512(_mm512_and_si512(bits, _mm512_set1_epi32(0x007FFFFF)),
+                                                                 _mm512_set1_epi32(0x3F800000))),
+                             _mm512_set1_ps(1.5f));
+    __m512 p = _mm512_fmadd_ps(_mm512_set1_ps(poly[7]), t, _mm512_set1_ps(poly[6]));
+    for (int i = 5; i >= 0; i--) p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(poly[i]));
+    return _mm512_mul_ps(p, _mm512_permutexvar_ps(index, scales));
+}
+
 /* The AVX2 body's operations sixteen lanes at a time where the CPU has AVX-512 (the same floats:
  * the scale is the same table entry, by one 16-entry permute, for every value the curve keeps).
  * 72 M values: 26 ms against 42 ms for the AVX2 body on these Zen 4 machines (microbenchmark),
@@ -1247,27 +1266,13 @@ static int rk_srgb_encode_avx2(float *plane, int count, uint8_t *outside) { RK_S
     const __m512 signMask = _mm512_set1_ps(-0.0f), sixteen = _mm512_set1_ps(16.0f);                  \
     const __m512 threshold = _mm512_set1_ps(TO_LINEAR ? 0.04045f : 0.0031308f);                     \
     const __m512 slope = _mm512_set1_ps(TO_LINEAR ? 1.0f / 12.92f : 12.92f);                         \
-    const float *poly = TO_LINEAR ? rk_lin_poly : rk_enc_poly;                                        \
-    /* Decoding's 8 scales twice (the AVX2 body's index & 7), encoding's 16. */                       \
-    const __m512 scales = TO_LINEAR ? _mm512_broadcast_f32x8(_mm256_loadu_ps(rk_lin_scale)) : _mm512_loadu_ps(rk_enc_scale); \
     int left = 0, k = 0;                                                                              \
     for (; k + 16 <= count; k += 16) {                                                                \
         __m512 x = _mm512_loadu_ps(plane + k);                                                        \
         __m512 a = _mm512_castsi512_ps(_mm512_andnot_si512(_mm512_castps_si512(signMask), _mm512_castps_si512(x))); \
         __mmask16 inside = _mm512_cmp_ps_mask(a, sixteen, _CMP_LT_OQ); /* false for NaN too */         \
         __m512 y = TO_LINEAR ? _mm512_mul_ps(_mm512_add_ps(a, _mm512_set1_ps(0.055f)), _mm512_set1_ps(1.0f / 1.055f)) : a; \
-        __m512i bits = _mm512_castps_si512(y);                                                        \
-        __m512i index = _mm512_sub_epi32(_mm512_srli_epi32(bits, 23), _mm512_set1_epi32(TO_LINEAR ? 127 - 4 : 127 - 9)); \
-        __m512 t = _mm512_sub_ps(_mm512_castsi512_ps(_mm512_or_si512(_mm512_and_si512(bits, _mm512_set1_epi32(0x007FFFFF)), \
-                                                                     _mm512_set1_epi32(0x3F800000))), _mm512_set1_ps(1.5f)); \
-        __m512 p = _mm512_fmadd_ps(_mm512_set1_ps(poly[7]), t, _mm512_set1_ps(poly[6]));             \
-        p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(poly[5]));                                           \
-        p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(poly[4]));                                           \
-        p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(poly[3]));                                           \
-        p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(poly[2]));                                           \
-        p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(poly[1]));                                           \
-        p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(poly[0]));                                           \
-        __m512 r = _mm512_mul_ps(p, _mm512_permutexvar_ps(index, scales));                            \
+        __m512 r = rk_power16(y, TO_LINEAR);                                                          \
         if (!TO_LINEAR) r = _mm512_sub_ps(_mm512_mul_ps(_mm512_set1_ps(1.055f), r), _mm512_set1_ps(0.055f)); \
         r = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, threshold, _CMP_LE_OQ), r, _mm512_mul_ps(a, slope)); \
         r = _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(r),                               \
@@ -1435,21 +1440,6 @@ static int rk_encoded_gain_avx2(const float *sr, const float *sg, const float *s
  * gains of exactly 1 or outside the polynomial's range (the group left alone, or taken pixel by
  * pixel); a block of sixteen whose halves differ there goes to the AVX2 body. Fewer instructions
  * and branches a pixel: basic-corrections' shadows/highlights spent 38 ms of its 81 ms thread here. */
-__attribute__((target("avx512f,avx512dq")))
-static inline __m512 rk_power16(__m512 y, int to_linear) {
-    const float *poly = to_linear ? rk_lin_poly : rk_enc_poly;
-    /* Decoding's 8 scales twice (the AVX2 body's index & 7), encoding's 16. */
-    const __m512 scales = to_linear ? _mm512_broadcast_f32x8(_mm256_loadu_ps(rk_lin_scale)) : _mm512_loadu_ps(rk_enc_scale);
-    __m512i bits = _mm512_castps_si512(y);
-    __m512i index = _mm512_sub_epi32(_mm512_srli_epi32(bits, 23), _mm512_set1_epi32(to_linear ? 127 - 4 : 127 - 9));
-    __m512 t = _mm512_sub_ps(_mm512_castsi512_ps(_mm512_or_si512(_mm512_and_si512(bits, _mm512_set1_epi32(0x007FFFFF)),
-                                                                 _mm512_set1_epi32(0x3F800000))),
-                             _mm512_set1_ps(1.5f));
-    __m512 p = _mm512_fmadd_ps(_mm512_set1_ps(poly[7]), t, _mm512_set1_ps(poly[6]));
-    for (int i = 5; i >= 0; i--) p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(poly[i]));
-    return _mm512_mul_ps(p, _mm512_permutexvar_ps(index, scales));
-}
-
 __attribute__((target("avx512f,avx512dq")))
 static inline __m512 rk_gain_exact16(__m512 a, __m512 g, __mmask16 *outside) {
     const __m512 offset = _mm512_set1_ps(0.055f);
