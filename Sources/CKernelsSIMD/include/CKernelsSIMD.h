@@ -48,6 +48,11 @@ int rk_channel_fit_apply(const float *half, int entries, const float *fit, float
  * clamp-to-edge, black outside the picture's area when `black_outside`. See Rotation.swift. */
 void rk_rotate_row(const void *image, ptrdiff_t row_stride, int width, int height, int ring_rows, double start_x,
                    double start_y, double step_x, double step_y, int count, int black_outside, float *out);
+/* rk_rotate_row through one path, for tests: 2 AVX-512, 1 AVX2, 0 the plain body (a path the CPU
+ * lacks falls to the next); returns the path taken. Every path gives the same floats. */
+int rk_rotate_row_path(int path, const void *image, ptrdiff_t row_stride, int width, int height, int ring_rows,
+                       double start_x, double start_y, double step_x, double step_y, int count, int black_outside,
+                       float *out);
 
 /* The 8-bit ends of a point pass (PointProgram.swift). `rk_u8_load`: `count` interleaved RGB
  * codes from `px` through `table` (256 floats per channel, r then g then b) into three planes
