@@ -373,7 +373,7 @@ public struct PointProgram: Sendable {
         var lazy = bodyRuns.compactMap { if case .tables(let t) = $0 { t } else { nil } }
         if readsFloats, let headTables { lazy.append(headTables) }
         if writesFloats, let tailTables { lazy.append(tailTables) }
-        lazy.removeAll { ChannelTables.curve($0.steps) != nil }  // computed, not tabulated
+        lazy.removeAll { ChannelTables.computed($0.steps) != nil }  // computed, not tabulated
         var bytes = 4 * loadTable.count + loadBytes.count + storeTable.count + lazy.reduce(0) { $0 + ChannelTables.bytes(for: $1.steps) }
         for step in steps {
             if case .lut(let lut, _, _) = step { bytes += 4 * (lut.table.count + (lut.shaper?.table.count ?? 0)) }

@@ -15,6 +15,10 @@ struct ChannelTablesTests {
         ("power 1/2.2", [.power(1 / 2.2)], true),
         ("→ encoded, curve", [.toEncoded, .curves(table: (0..<3).flatMap { c in (0..<9).map { pow(Float($0) / 8, 0.8 + 0.1 * Float(c)) } }, size: 9)], false),
         ("levels", [.levels(black: 0.05, white: 0.9, inverseGamma: 1 / 1.3, outBlack: 0.02, outWhite: 0.97)], false),
+        // One curve among steps of a multiply, computed between them (`ChannelTables.computed`);
+        // gains that differ by channel, so a grey tile must not be taken as one plane.
+        ("gains, → encoded, contrast", [.matrix([1.2, 0, 0, 0, 0, 0.95, 0, 0, 0, 0, 1.1, 0.001]), .toEncoded,
+                                        .matrix([1.1, 0, 0, -0.05, 0, 1.1, 0, -0.05, 0, 0, 1.1, -0.05])], true),
     ]
 
     /// Values over the whole range the tables cover and past it: 0, tiny, shadows to highlights,
@@ -35,7 +39,7 @@ struct ChannelTablesTests {
     /// their straight and power parts at 0.04045 and 0.0031308: 2.6e-8 there, 1/580 of a 16-bit step).
     /// Kinked runs: within 5e-5 (3 steps of 16 bits, 1/80 of an 8-bit step), at the kink only.
     @Test("within 2e-6 of the steps (relative, plus 5e-8) on smooth runs, 5e-5 on kinked ones, the vector and scalar paths alike, NaN kept",
-          arguments: 0..<5)
+          arguments: 0..<6)
     func accuracy(_ index: Int) {
         let (name, steps, smooth) = Self.runs[index]
         let tables = ChannelTables(steps: steps)
@@ -56,8 +60,10 @@ struct ChannelTablesTests {
         }
         testNote("channel tables \(name): worst error \(worst)")
         #expect(worst <= (smooth ? 2e-6 : 5e-5), "\(name): \(worst)")
-        // The sRGB curves alone are computed (rk_srgb_curve), not looked up: 5e-7 here.
-        if ChannelTables.curve(steps) != nil { #expect(worst <= 1e-6, "\(name), computed: \(worst)") }
+        // The sRGB curves, alone or among steps of a multiply, are computed (rk_srgb_curve), not
+        // looked up: 5e-7 here.
+        if ChannelTables.computed(steps) != nil { #expect(worst <= 1e-6, "\(name), computed: \(worst)") }
+        #expect((ChannelTables.computed(steps) != nil) == (index == 0 || index == 1 || index == 5), "\(name): computed or not")
     }
     @Test("a grey tile is looked up once and copied: the same values as a colour tile's, on every plane")
     func greyTile() {
