@@ -1,7 +1,7 @@
 import CKernelsSIMD
 import Glibc
 import RecipeCore
-import RecipeKernels
+@testable import RecipeKernels
 import Testing
 
 /// The fused point kernel against its double-precision reference, step by step and in chains.
@@ -440,5 +440,32 @@ extension PointProgramTests {
             out.withUnsafeMutableBufferPointer { rk_u8_store(p.baseAddress!, Int32(width), Int32(width), tables[0], Int32(levels), nil, $0.baseAddress!) }
         }
         #expect((0..<width).allSatisfy { x in (0..<3).allSatisfy { c in out[3 * x + c] == tables[0][c * levels + index(planes[c * width + x])] } })
+    }
+
+    /// A tail of steps that never decrease a value has its store table built from where the
+    /// codes step up (a binary search); every index must get the code a full evaluation gives.
+    @Test("a store table built by searching where its codes step up is the table of every index, byte for byte")
+    func searchedStoreTable() {
+        let tails: [[PointStep]] = [
+            [.toEncoded],
+            [.toEncoded, .power(0.90909)],
+            [.power(1 / 2.2)],
+            [.power(2.4)],
+            [.power(0.05)],  // steep at black: codes skip
+            [.toLinear],  // flat through the shadows
+            [.matrix([1.3, 0, 0, -0.02, 0, 0.5, 0, 0.01, 0, 0, 0, 0.4]), .toEncoded],  // a zero gain: one code
+            [.clip(low: 0.1, high: 0.7), .toEncoded, .matrix([1.2, 0, 0, -0.1, 0, 1.2, 0, -0.1, 0, 0, 1.2, -0.1])],
+            [.matrix([40, 0, 0, -3, 0, 40, 0, -3, 0, 0, 40, -3])],  // every code within 1/40 of the range
+        ]
+        for tail in tails {
+            #expect(tail.allSatisfy(PointProgram.isNonDecreasing), "\(tail)")
+            let searched = PointProgram.storeTable(tail), full = PointProgram.storeTable(tail, exhaustive: true)
+            let differing = zip(searched, full).filter { $0 != $1 }.count
+            #expect(searched.count == full.count && differing == 0, "\(tail): \(differing) codes differ")
+        }
+        // Steps that may decrease a value keep the full evaluation.
+        #expect(!PointProgram.isNonDecreasing(.power(-1)))
+        #expect(!PointProgram.isNonDecreasing(.matrix([-1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0])))
+        #expect(!PointProgram.isNonDecreasing(.curves(table: [Float](repeating: 0.5, count: 9), size: 3)))
     }
 }
