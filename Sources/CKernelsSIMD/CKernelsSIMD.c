@@ -1644,6 +1644,15 @@ static int rk_encoded_gain_avx512(const float *sr, const float *sg, const float 
     const int inPlace = sr == r;
     int k = 0;
     for (; k + 16 <= count; k += 16) {
+        /* The rows shadows/highlights scales were read some 240 rows before its mask was ready,
+         * so they come back from L3 or memory: a third of this loop's samples sat on its loads.
+         * Asking for them 256 values (1 KiB a plane) ahead: basic-corrections' gains 50 → 37 and
+         * 77 → 60 ms of CPU, warm-portrait's 57 → 51 (perf, 10 alternating runs each). */
+        if (k + 256 < count) {
+            _mm_prefetch((const char *)(sr + k + 256), _MM_HINT_T0);
+            _mm_prefetch((const char *)(sg + k + 256), _MM_HINT_T0);
+            _mm_prefetch((const char *)(sb + k + 256), _MM_HINT_T0);
+        }
         __m512 gv = _mm512_loadu_ps(gain + k);
         __mmask16 ones = _mm512_cmp_ps_mask(gv, onef, _CMP_EQ_OQ);
         __mmask16 inRange = _mm512_cmp_ps_mask(gv, low, _CMP_GE_OQ) & _mm512_cmp_ps_mask(gv, high, _CMP_LT_OQ);
