@@ -1553,6 +1553,14 @@ static int rk_encoded_gain_avx2(const float *sr, const float *sg, const float *s
     const int inPlace = sr == r;
     int k = 0;
     for (; k + 8 <= count; k += 8) {
+        /* Asked for 1 KiB a plane ahead, as the AVX-512 body does (see there): on this path
+         * basic-corrections' gains took 67 → 45 and 60 → 51 ms of CPU, warm-portrait's 71 → 67
+         * (perf, 10 alternating runs, the AVX-512 body switched off). */
+        if (k + 256 < count) {
+            _mm_prefetch((const char *)(sr + k + 256), _MM_HINT_T0);
+            _mm_prefetch((const char *)(sg + k + 256), _MM_HINT_T0);
+            _mm_prefetch((const char *)(sb + k + 256), _MM_HINT_T0);
+        }
         __m256 gv = _mm256_loadu_ps(gain + k);
         __m256 vr = _mm256_loadu_ps(sr + k), vg = _mm256_loadu_ps(sg + k), vb = _mm256_loadu_ps(sb + k);
         /* Gains of 1 (a vignette's centre, often half the picture) leave the values as they are. */
