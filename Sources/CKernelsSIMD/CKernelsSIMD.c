@@ -1543,6 +1543,19 @@ static inline __m256 rk_gain_exact8(__m256 a, __m256 g, int *outside) {
 
 /* From planes sr, sg, sb into r, g, b (the same planes for in place: every group's values are
  * read before its results are written). */
+/* The rows shadows/highlights scales were read some 240 rows before its mask was ready, so they
+ * come back from L3 or memory: a third of the gain loop's samples sat on its loads. Both bodies
+ * ask for them 256 values (1 KiB a plane) ahead. basic-corrections' gains: 50 → 37 and 77 → 60 ms
+ * of CPU with AVX-512, 67 → 45 and 60 → 51 with AVX2 (that body alone); warm-portrait's 57 → 51
+ * and 71 → 67 (perf, 10 alternating runs each). */
+static inline void rk_gain_prefetch(const float *sr, const float *sg, const float *sb, int k, int count) {
+    if (k + 256 < count) {
+        _mm_prefetch((const char *)(sr + k + 256), _MM_HINT_T0);
+        _mm_prefetch((const char *)(sg + k + 256), _MM_HINT_T0);
+        _mm_prefetch((const char *)(sb + k + 256), _MM_HINT_T0);
+    }
+}
+
 __attribute__((target("avx2,fma")))
 static int rk_encoded_gain_avx2(const float *sr, const float *sg, const float *sb, float *r, float *g, float *b,
                                 const float *gain, int count) {
@@ -1553,14 +1566,7 @@ static int rk_encoded_gain_avx2(const float *sr, const float *sg, const float *s
     const int inPlace = sr == r;
     int k = 0;
     for (; k + 8 <= count; k += 8) {
-        /* Asked for 1 KiB a plane ahead, as the AVX-512 body does (see there): on this path
-         * basic-corrections' gains took 67 → 45 and 60 → 51 ms of CPU, warm-portrait's 71 → 67
-         * (perf, 10 alternating runs, the AVX-512 body switched off). */
-        if (k + 256 < count) {
-            _mm_prefetch((const char *)(sr + k + 256), _MM_HINT_T0);
-            _mm_prefetch((const char *)(sg + k + 256), _MM_HINT_T0);
-            _mm_prefetch((const char *)(sb + k + 256), _MM_HINT_T0);
-        }
+        rk_gain_prefetch(sr, sg, sb, k, count);
         __m256 gv = _mm256_loadu_ps(gain + k);
         __m256 vr = _mm256_loadu_ps(sr + k), vg = _mm256_loadu_ps(sg + k), vb = _mm256_loadu_ps(sb + k);
         /* Gains of 1 (a vignette's centre, often half the picture) leave the values as they are. */
@@ -1652,15 +1658,7 @@ static int rk_encoded_gain_avx512(const float *sr, const float *sg, const float 
     const int inPlace = sr == r;
     int k = 0;
     for (; k + 16 <= count; k += 16) {
-        /* The rows shadows/highlights scales were read some 240 rows before its mask was ready,
-         * so they come back from L3 or memory: a third of this loop's samples sat on its loads.
-         * Asking for them 256 values (1 KiB a plane) ahead: basic-corrections' gains 50 → 37 and
-         * 77 → 60 ms of CPU, warm-portrait's 57 → 51 (perf, 10 alternating runs each). */
-        if (k + 256 < count) {
-            _mm_prefetch((const char *)(sr + k + 256), _MM_HINT_T0);
-            _mm_prefetch((const char *)(sg + k + 256), _MM_HINT_T0);
-            _mm_prefetch((const char *)(sb + k + 256), _MM_HINT_T0);
-        }
+        rk_gain_prefetch(sr, sg, sb, k, count);
         __m512 gv = _mm512_loadu_ps(gain + k);
         __mmask16 ones = _mm512_cmp_ps_mask(gv, onef, _CMP_EQ_OQ);
         __mmask16 inRange = _mm512_cmp_ps_mask(gv, low, _CMP_GE_OQ) & _mm512_cmp_ps_mask(gv, high, _CMP_LT_OQ);

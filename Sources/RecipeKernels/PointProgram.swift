@@ -419,7 +419,9 @@ public struct PointProgram: Sendable {
         }
         let levels = Self.storeLevels
         let store = Self.storeTable(tail)
-        let monotone = (0..<3).allSatisfy { c in (1..<levels).allSatisfy { store[c * levels + $0] >= store[c * levels + $0 - 1] } }
+        // A table built by search never decreases (`storeTable`); another is checked.
+        let monotone = tail.allSatisfy(Self.isNonDecreasing)
+            || (0..<3).allSatisfy { c in (1..<levels).allSatisfy { store[c * levels + $0] >= store[c * levels + $0 - 1] } }
         self.storeTable = store
         storeClampSafe = monotone && (0..<3).allSatisfy { store[$0 * levels] == 0 && store[$0 * levels + levels - 1] == 255 }
         if storeClampSafe, rk_u8_store_search_supported() != 0 {
