@@ -104,7 +104,7 @@ struct EngineBenchmark: ParsableCommand {
         let tools = EngineToolbox.discover(runner: runner, scratch: scratch, peerSources: peerSources)
         let plans = tools.plans(recipe: options.recipeBinary, inputs: inputs)
         let batchMegapixels = inputs.batchPhotos.reduce(0.0) { sum, path in
-            guard case .success(let header) = JPEGFrameHeader.read(path: path) else { return sum }
+            guard case .success(let header) = PhotoHeader.read(path: path) else { return sum }
             return sum + Double(header.width * header.height) / 1e6
         }
 
@@ -132,9 +132,9 @@ struct EngineBenchmark: ParsableCommand {
                     outcome = .skipped("recipe: " + engineMessage(why).replacing(scratch.path, with: "$W"))
                 }
                 if outcome.medianWall != nil, let output = command.expectedOutput,
-                    case .success(let header) = JPEGFrameHeader.read(path: output)
+                    case .success(let header) = PhotoHeader.read(path: output)
                 {
-                    outputs[row] = "\(header.width)×\(header.height) " + chromaName(header)
+                    outputs[row] = "\(header.width)×\(header.height) " + header.chroma
                 }
             }
             outcomes[row] = outcome
@@ -159,20 +159,6 @@ struct EngineBenchmark: ParsableCommand {
             outcomes: outcomes, outputs: outputs, launchFloor: launchFloor)
         let written = BenchCommand.publish(report.markdown, mode: "engine", to: options.outFile)
         return written && !outcomes.values.contains(where: \.isFailure) && !launchFloor.isFailure ? 0 : 1
-    }
-
-    /// `4:2:0`, `4:2:2` or `4:4:4` for a 3-component JPEG whose chroma is 1x1; else the raw factors.
-    static func chromaName(_ header: JPEGFrameHeader) -> String {
-        let parts = header.components
-        guard parts.count == 3, parts[1].horizontal == 1, parts[1].vertical == 1,
-            parts[2].horizontal == 1, parts[2].vertical == 1
-        else { return header.samplingDescription }
-        switch (parts[0].horizontal, parts[0].vertical) {
-        case (2, 2): return "4:2:0"
-        case (2, 1): return "4:2:2"
-        case (1, 1): return "4:4:4"
-        default: return header.samplingDescription
-        }
     }
 
     /// The engine's own words from a failed run's description: the text after its last `error: `

@@ -50,7 +50,7 @@ struct EngineReport {
         /// How children were started.
         let launcher: Launcher
         /// Frame headers of the two photos.
-        let headers: [BenchImage: JPEGFrameHeader]
+        let headers: [BenchImage: PhotoHeader]
         /// File sizes of the two photos in bytes.
         let fileSizes: [BenchImage: Int]
         /// Each row's plan.
@@ -230,7 +230,7 @@ struct EngineReport {
             guard let header = setup.headers[image] else { continue }
             lines.append("- \(image.rawValue): `\(image.fileName)` "
                 + "\(header.width)x\(header.height) (\(Format.fixed(Double(header.width * header.height) / 1e6, 1)) MP, "
-                + "\(header.isProgressive ? "progressive" : "baseline"), sampling \(header.samplingDescription), "
+                + "\(header.isProgressive ? "progressive" : "baseline"), chroma \(header.chroma), "
                 + "\(Format.grouped(setup.fileSizes[image] ?? 0)) bytes)")
         }
         lines.append("- batch: the first \(setup.batchCount) `.jpg` of `bench/` by name "

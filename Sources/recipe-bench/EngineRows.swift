@@ -8,15 +8,15 @@ enum BenchImage: String, CaseIterable {
     /// `bench/photo24-progressive.jpg`: the same size, progressive.
     case progressive
 
-    /// Both photos' frame headers and file sizes.
-    typealias Inputs = (headers: [BenchImage: JPEGFrameHeader], sizes: [BenchImage: Int])
+    /// Both photos' headers and file sizes.
+    typealias Inputs = (headers: [BenchImage: PhotoHeader], sizes: [BenchImage: Int])
 
-    /// The frame headers and sizes of both photos in `corpus`/bench, or the first that cannot be read.
-    static func inputs(corpus: String) -> Result<Inputs, JPEGFrameHeader.Problem> {
+    /// The headers and sizes of both photos in `corpus`/bench, or the first that cannot be read.
+    static func inputs(corpus: String) -> Result<Inputs, PhotoHeader.Problem> {
         var read: Inputs = ([:], [:])
         for image in allCases {
             let path = image.path(corpus: corpus)
-            switch JPEGFrameHeader.read(path: path) {
+            switch PhotoHeader.read(path: path) {
             case .failure(let problem): return .failure(problem)
             case .success(let header): read.headers[image] = header
             }
