@@ -276,6 +276,20 @@ public struct ChannelTables: Sendable {
                 }
                 return
             }
+            if channelStride == 0, let fit = fit0 {
+                // One fit the channels share: one call for the planes, its coefficients loaded once.
+                let base = UnsafePointer(table.baseAddress!)
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: channels * count) { outside in
+                    let left = rk_channel_fit_apply_planes(base, Int32(ChannelTables.entries), fit, planes, Int32(tile), Int32(channels),
+                                                           Int32(count), outside.baseAddress!)
+                    guard left > 0 else { return }
+                    for c in 0..<channels {
+                        let plane = planes + c * tile
+                        for k in 0..<count where outside[c * count + k] != 0 { plane[k] = value(plane[k], channel: c, base: base) }
+                    }
+                }
+                return
+            }
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { outside in
                 for c in 0..<channels {
                     let base = UnsafePointer(table.baseAddress! + c * channelStride)

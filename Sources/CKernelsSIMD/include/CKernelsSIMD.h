@@ -41,6 +41,10 @@ enum {
 };
 int rk_channel_fit_supported(void);
 int rk_channel_fit_apply(const float *half, int entries, const float *fit, float *plane, int count, uint8_t *outside);
+/* rk_channel_fit_apply on `nplanes` planes `tile` floats apart, all through the same table and
+ * fit, `count` values each; plane c's flags at outside + c·count. Returns the flags set. */
+int rk_channel_fit_apply_planes(const float *half, int entries, const float *fit, float *planes, int tile, int nplanes, int count,
+                                uint8_t *outside);
  
 /* One output row of a bicubic (Catmull-Rom) rotation: `count` float RGB pixels into `out`, pixel j
  * sampling `image` (float RGB, `width`×`height`, rows `row_stride` bytes apart; with `ring_rows`
