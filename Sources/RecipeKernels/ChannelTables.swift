@@ -276,30 +276,25 @@ public struct ChannelTables: Sendable {
                 }
                 return
             }
-            if channelStride == 0, let fit = fit0 {
-                // One fit the channels share: one call for the planes, its coefficients loaded once.
-                let base = UnsafePointer(table.baseAddress!)
-                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: channels * count) { outside in
-                    let left = rk_channel_fit_apply_planes(base, Int32(ChannelTables.entries), fit, planes, Int32(tile), Int32(channels),
-                                                           Int32(count), outside.baseAddress!)
-                    guard left > 0 else { return }
+            // `rk_channel_fit_apply_planes`: the polynomials where there is a fit and the CPU runs
+            // them, the table's lookups otherwise. A fit the channels share takes their planes in
+            // one call (its coefficients loaded once a tile); channels of their own, one each.
+            let entries = Int32(ChannelTables.entries)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: channels * count) { outside in
+                var left: Int32 = 0
+                if channelStride == 0 {
+                    left = rk_channel_fit_apply_planes(table.baseAddress!, entries, fit0, planes, Int32(tile), Int32(channels), Int32(count),
+                                                       outside.baseAddress!)
+                } else {
                     for c in 0..<channels {
-                        let plane = planes + c * tile
-                        for k in 0..<count where outside[c * count + k] != 0 { plane[k] = value(plane[k], channel: c, base: base) }
+                        left += rk_channel_fit_apply_planes(table.baseAddress! + c * channelStride, entries, c == 0 ? fit0 : c == 1 ? fit1 : fit2,
+                                                            planes + c * tile, Int32(tile), 1, Int32(count), outside.baseAddress! + c * count)
                     }
                 }
-                return
-            }
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { outside in
+                guard left > 0 else { return }
                 for c in 0..<channels {
-                    let base = UnsafePointer(table.baseAddress! + c * channelStride)
-                    let plane = planes + c * tile
-                    let fit = c == 0 || channelStride == 0 ? fit0 : c == 1 ? fit1 : fit2
-                    let left = fit != nil
-                        ? rk_channel_fit_apply(base, Int32(ChannelTables.entries), fit, plane, Int32(count), outside.baseAddress!)
-                        : rk_channel_table_apply(base, Int32(ChannelTables.entries), plane, Int32(count), outside.baseAddress!)
-                    guard left > 0 else { continue }
-                    for k in 0..<count where outside[k] != 0 { plane[k] = value(plane[k], channel: c, base: base) }
+                    let base = UnsafePointer(table.baseAddress! + c * channelStride), plane = planes + c * tile
+                    for k in 0..<count where outside[c * count + k] != 0 { plane[k] = value(plane[k], channel: c, base: base) }
                 }
             }
         }
