@@ -55,7 +55,10 @@ let package = Package(
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
 
-        .target(name: "RecipeCore"),
+        // Output streams that start the kernel's writeback as they go (fopencookie and
+        // sync_file_range, which Swift's Glibc module does not declare).
+        .target(name: "CFileSync"),
+        .target(name: "RecipeCore", dependencies: ["CFileSync"]),
         // The one kernel Swift cannot vectorise (a gather), in C with a run-time AVX2 check.
         .target(name: "CKernelsSIMD"),
         .target(name: "RecipeKernels", dependencies: ["RecipeCore", "CKernelsSIMD"]),

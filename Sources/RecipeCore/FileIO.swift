@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+internal import CFileSync
 
 /// Opens originals for reading, and only for reading.
 public enum InputFile {
@@ -72,8 +73,11 @@ public final class AtomicOutputFile {
     public let path: String
     /// The temporary file being written (a hidden file in the destination's folder).
     public let temporaryPath: String
-    /// The open stream.
+    /// The open stream. Each MiB written is handed to the kernel's writeback as it comes
+    /// (`rk_writeback_stream`), so `commit`'s fsync waits for the last MiB, not the whole file.
     public let handle: UnsafeMutablePointer<FILE>
+    /// The temporary file's descriptor (the stream's; `fileno` has none for it).
+    private let descriptor: Int32
     private var finished = false
 
     public init(path: String) throws(ImageError) {
@@ -94,13 +98,14 @@ public final class AtomicOutputFile {
         let mask = umask(0)
         umask(mask)
         fchmod(fd, 0o666 & ~mask)
-        guard let f = fdopen(fd, "wb") else {
+        guard let f = rk_writeback_stream(fd) ?? fdopen(fd, "wb") else {
             close(fd)
             unlink(tmp)
             throw ImageError(.writeFailed, path: path, "cannot open the temporary file: \(errnoText())")
         }
         self.temporaryPath = tmp
         self.handle = f
+        self.descriptor = fd
         TemporaryFiles.register(tmp)
     }
 
@@ -109,7 +114,7 @@ public final class AtomicOutputFile {
         precondition(!finished, "AtomicOutputFile committed twice")
         finished = true
         defer { TemporaryFiles.unregister(temporaryPath) }
-        let flushed = fflush(handle) == 0 && fsync(fileno(handle)) == 0
+        let flushed = fflush(handle) == 0 && fsync(descriptor) == 0
         let flushError = errnoText()
         let closed = fclose(handle) == 0
         guard flushed && closed else {

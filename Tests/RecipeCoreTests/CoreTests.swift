@@ -38,4 +38,30 @@ struct CoreTests {
         aborted.abort()
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["out.bin"])
     }
+
+    @Test("an atomic output of several MiB, its head rewritten after a seek back (as TIFF does), reads back whole")
+    func atomicOutputLarge() throws {
+        let dir = TestPaths.temporaryDirectory("atomic-large")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dest = dir.appendingPathComponent("big.bin").path
+        // 3.5 MiB of a pattern in odd-sized writes: the stream hands each MiB to writeback as it
+        // passes, and the seek back to 0 and on to the end must keep every byte in its place.
+        var expected = [UInt8]((0..<(3 << 20) + (1 << 19)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) })
+        let out = try AtomicOutputFile(path: dest)
+        var at = 0
+        while at < expected.count {
+            let n = min(12_345, expected.count - at)
+            #expect(expected[at..<(at + n)].withUnsafeBytes { fwrite($0.baseAddress, 1, n, out.handle) } == n)
+            at += n
+        }
+        let head: [UInt8] = [0x49, 0x49, 0x2A, 0x00]
+        #expect(fseeko(out.handle, 0, SEEK_SET) == 0)
+        #expect(fwrite(head, 1, head.count, out.handle) == head.count)
+        #expect(fseeko(out.handle, 0, SEEK_END) == 0 && ftello(out.handle) == off_t(expected.count))
+        #expect(fwrite(head, 1, head.count, out.handle) == head.count)
+        expected.replaceSubrange(0..<4, with: head)
+        expected += head
+        try out.commit()
+        #expect(FileManager.default.contents(atPath: dest) == Data(expected))
+    }
 }

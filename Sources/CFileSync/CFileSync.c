@@ -1,0 +1,79 @@
+#define _GNU_SOURCE
+#include "CFileSync.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#ifdef __linux__
+/* Written bytes are handed to the kernel's writeback a MiB at a time. */
+enum { RK_WRITEBACK_CHUNK = 1 << 20 };
+
+typedef struct {
+    int fd;
+    off_t started; /* writeback asked for up to here */
+} rk_writeback;
+
+static ssize_t rk_writeback_read(void *cookie, char *buffer, size_t size) {
+    rk_writeback *w = cookie;
+    ssize_t n;
+    do n = read(w->fd, buffer, size);
+    while (n < 0 && errno == EINTR);
+    return n;
+}
+
+/* fopencookie's contract: the bytes written, 0 on error (errno set), never negative. */
+static ssize_t rk_writeback_write(void *cookie, const char *buffer, size_t size) {
+    rk_writeback *w = cookie;
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = write(w->fd, buffer + done, size - done);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return (ssize_t)done;
+        }
+        done += (size_t)n;
+    }
+    off_t at = lseek(w->fd, 0, SEEK_CUR);
+    if (at >= w->started + RK_WRITEBACK_CHUNK) {
+        /* Only a hint: a failure here shows again at the fsync, which the caller checks. */
+        (void)sync_file_range(w->fd, w->started, at - w->started, SYNC_FILE_RANGE_WRITE);
+        w->started = at;
+    }
+    return (ssize_t)done;
+}
+
+static int rk_writeback_seek(void *cookie, off64_t *offset, int whence) {
+    rk_writeback *w = cookie;
+    off_t at = lseek(w->fd, (off_t)*offset, whence);
+    if (at < 0) return -1;
+    *offset = at;
+    /* A seek back (TIFF rewrites its header) starts the count again from where writing resumes. */
+    if (at < w->started) w->started = at;
+    return 0;
+}
+
+static int rk_writeback_close(void *cookie) {
+    rk_writeback *w = cookie;
+    int result = close(w->fd);
+    free(w);
+    return result;
+}
+
+FILE *rk_writeback_stream(int fd) {
+    rk_writeback *w = malloc(sizeof *w);
+    if (!w) return NULL;
+    w->fd = fd;
+    w->started = 0;
+    cookie_io_functions_t io = {rk_writeback_read, rk_writeback_write, rk_writeback_seek, rk_writeback_close};
+    FILE *stream = fopencookie(w, "w", io);
+    if (!stream) free(w);
+    return stream;
+}
+#else
+FILE *rk_writeback_stream(int fd) {
+    (void)fd;
+    return NULL;
+}
+#endif

@@ -1,0 +1,17 @@
+#ifndef CFILESYNC_H
+#define CFILESYNC_H
+
+#include <stdio.h>
+
+/* A stdio stream over `fd` (open for writing) that asks the kernel to start writing each MiB back
+ * to disk as soon as it is written (sync_file_range with SYNC_FILE_RANGE_WRITE: a hint that
+ * returns at once), so the fsync that makes an output durable waits for the last MiB instead of
+ * the whole file: 0.7 ms instead of 3.5–4 ms for a 4.6 MB JPEG written over 80 ms on these
+ * machines' ext4. Reads, writes and seeks go straight to `fd`; fclose closes it. NULL when the
+ * stream cannot be made: the caller then uses fdopen.
+ *
+ * In C because Swift's Glibc module does not declare fopencookie or sync_file_range (both need
+ * _GNU_SOURCE). */
+FILE *rk_writeback_stream(int fd);
+
+#endif
