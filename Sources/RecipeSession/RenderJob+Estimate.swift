@@ -179,10 +179,12 @@ struct EstimateWalk {
         let fused = programs.count == 1
         let tables = programs.map { $0.tables(readsFloats: fused && rows.format.sampleType != .uint8, writesFloats: fused && output != .uint8) }
         let steps = programs.reduce(0) { $0 + $1.steps.count }
-        // With threads each pass builds its float tables on its own thread, in that thread's heap.
+        // With threads a fused pass builds its float tables on a thread of its own as it starts
+        // (`PointStage`), in that thread's heap.
         let firstRow = tables.map(\.firstRow).max() ?? 0
         if !threaded { self.firstRow = max(self.firstRow, firstRow) }
-        stage(what, bytes: tables.reduce(0) { $0 + $1.bytes } + (threaded ? firstRow : 0), lookahead: 0, input: rows,
+        let builder = threaded && fused && firstRow > 0 ? WorkerThread.estimatedBytes : 0
+        stage(what, bytes: tables.reduce(0) { $0 + $1.bytes } + (threaded ? firstRow : 0) + builder, lookahead: 0, input: rows,
               work: rows.pixels * Double(max(1, steps)) + 1e7 * Double(tables.reduce(0) { $0 + $1.builds }))
         pending.append((what, rows, { (PointStage.footprint(width: rows.width, source: rows.format, output: output,
                                                             programs: max(1, programs.count), rows: $0), 0) }))
