@@ -64,8 +64,9 @@ package struct RenderJob {
         self.size = size
     }
 
-    /// The cores this process may run on.
-    package static var defaultThreads: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    /// The cores online as the process starts (read once: the CLI's option defaults ask for it
+    /// each time ArgumentParser makes a command, six times a `render`, each a read of /sys).
+    package static let defaultThreads = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     /// The recipe's stages (empty: the identity recipe).
     package var stages: [RenderStage] = []
     /// The upright size to decode and resample to before the stages (nil: `size` of the photo).
