@@ -105,6 +105,23 @@ struct RenderCommandTests: CLITest {
         #expect(FileManager.default.fileExists(atPath: out))
     }
 
+    @Test("an output that cannot be written whole (a file-size limit, as a full disk) fails naming it, and the old output stays as it was")
+    func outputWriteFails() throws {
+        let dir = TestPaths.temporaryDirectory("write-fails")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = TestPaths.samples.appendingPathComponent("Landscape_1.jpg").path
+        let out = dir.appendingPathComponent("out.png").path
+        try write("the previous render", out)
+        // 256 KiB at most per file (dash counts 512-byte blocks), with SIGXFSZ ignored so the
+        // write fails with EFBIG, as it would with ENOSPC on a full disk; the PNG is megabytes.
+        let r = try ExternalTool.run("/bin/sh", ["-c", "trap '' XFSZ; ulimit -f 512; exec \"$0\" \"$@\"",
+                                                 TestPaths.recipeBinary, "render", photo, "-o", out])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("recipe: \(out): "), "\(r.stderr)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "the previous render")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["out.png"], "no temporary file left")
+    }
+
     @Test("the original is never written: -o onto the input is refused and the file is unchanged")
     func refusesOriginal() throws {
         let dir = TestPaths.temporaryDirectory("orig")
