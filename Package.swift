@@ -8,7 +8,6 @@ import PackageDescription
 let aptJPEG: [SystemPackageProvider] = [.apt(["libjpeg62-turbo-dev"])]
 let aptPNG: [SystemPackageProvider] = [.apt(["libpng-dev"])]
 let aptYAML: [SystemPackageProvider] = [.apt(["libyaml-dev"])]
-let aptXML: [SystemPackageProvider] = [.apt(["libxml2-dev"])]
 let aptLCMS2: [SystemPackageProvider] = [.apt(["liblcms2-dev"])]
 let aptTIFF: [SystemPackageProvider] = [.apt(["libtiff-dev"])]
 let aptWebP: [SystemPackageProvider] = [.apt(["libwebp-dev"])]
@@ -40,8 +39,9 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: aptJPEG),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: aptPNG),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: aptYAML),
-        // darktable's XMP sidecars (RDF/XML).
-        .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: aptXML),
+        // darktable's XMP sidecars (RDF/XML): libxml2's reader, loaded on the first sidecar read
+        // (no header or link: see CXML2Loader.h).
+        .target(name: "CXML2Loader"),
         // Little CMS 2: ICC profiles and colour transforms (RecipeColor only).
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: aptLCMS2),
         // The other formats of a photographer's library: TIFF, WebP (with its mux and demux APIs
@@ -75,7 +75,7 @@ let package = Package(
         // The edit lifecycle: sidecars, frozen base layers, the object store, foreign formats.
         .target(
             name: "RecipeHistory",
-            dependencies: ["RecipeCore", "RecipeLanguage", "RecipeCodecs", "CXML2", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["RecipeCore", "RecipeLanguage", "RecipeCodecs", "CXML2Loader", .product(name: "Crypto", package: "swift-crypto")]),
         // Batches: walking folders, output names, shards, the manifest and what is up to date.
         .target(
             name: "RecipeBatch",

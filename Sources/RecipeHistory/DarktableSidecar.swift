@@ -1,7 +1,8 @@
 // libxml2's pull reader reads darktable's RDF/XML: an XML parser is not something to write by
 // hand. (Not FoundationXML: it brings the whole of Foundation and CoreFoundation's start-up into
-// every process, 2.4 MiB more RSS before the first pixel; measured.)
-import CXML2
+// every process, 2.4 MiB more RSS before the first pixel; measured.) It is loaded on the first
+// sidecar read, not at every start (CXML2Loader).
+internal import CXML2Loader
 
 /// darktable's XMP sidecar (`photo.jpg.xmp`): the edit as `darktable:history`, one `rdf:li` per
 /// module with its operation name and packed params, and `darktable:xmp_version`. Kept verbatim
@@ -10,9 +11,12 @@ import CXML2
 public enum DarktableSidecar {
     public static let formatIdentifier = "org.darktable.xmp"
 
-    /// libxml2 asks for one initialisation before parsing on several threads (`apply` may read
-    /// sidecars from its workers).
-    private static let initialized: Void = xmlInitParser()
+    /// Why libxml2 cannot be used, or nil once it is loaded and initialised (`rcp_xml_load`, once
+    /// for the process: `apply` may read sidecars from its workers).
+    private static let loadProblem: String? = {
+        var message: UnsafePointer<CChar>?
+        return rcp_xml_load(&message) == 1 ? nil : message.map { String(cString: $0) } ?? "libxml2 cannot be loaded"
+    }()
 
     struct Reading {
         var version: String?
@@ -24,40 +28,40 @@ public enum DarktableSidecar {
     /// Walks every element and its attributes. No network, no entity substitution, no DTD
     /// loading; libxml2's own messages are silenced (the error is reported here, with its line).
     static func scan(_ path: String, bytes: [UInt8]) throws -> Reading {
-        _ = initialized
+        if let loadProblem { throw HistoryError(path, "cannot read darktable's XMP: \(loadProblem)") }
         // The reader reads `bytes` in place, so it lives and dies inside the buffer's scope.
         return try bytes.withUnsafeBufferPointer { buffer in
-            let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+            let options = Int32(RCP_XML_PARSE_NONET | RCP_XML_PARSE_NOERROR | RCP_XML_PARSE_NOWARNING)
             let reader = buffer.baseAddress.flatMap { base in
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    xmlReaderForMemory($0, Int32(clamping: buffer.count), nil, nil, options)
+                    rcp_xml_reader_for_memory($0, Int32(clamping: buffer.count), options)
                 }
             }
             guard let reader else { throw HistoryError(path, "not a readable XMP file (empty)") }
-            defer { xmlFreeTextReader(reader) }
+            defer { rcp_xml_free_reader(reader) }
             return try scan(path, reader)
         }
     }
 
-    private static func scan(_ path: String, _ reader: xmlTextReaderPtr) throws -> Reading {
-        func string(_ p: UnsafePointer<xmlChar>?) -> String { p.map { String(cString: $0) } ?? "" }
+    private static func scan(_ path: String, _ reader: OpaquePointer) throws -> Reading {
+        func string(_ p: UnsafePointer<UInt8>?) -> String { p.map { String(cString: $0) } ?? "" }
         var reading = Reading()
         while true {
-            let status = xmlTextReaderRead(reader)
+            let status = rcp_xml_read(reader)
             if status == 0 { break }
             guard status == 1 else {
-                let line = xmlTextReaderGetParserLineNumber(reader)
+                let line = rcp_xml_line(reader)
                 throw HistoryError(path, "not a readable XMP file (XML error at line \(line))")
             }
-            guard xmlTextReaderNodeType(reader) == Int32(XML_READER_TYPE_ELEMENT.rawValue) else { continue }
-            let element = string(xmlTextReaderConstName(reader))
+            guard rcp_xml_node_type(reader) == Int32(RCP_XML_READER_TYPE_ELEMENT) else { continue }
+            let element = string(rcp_xml_name(reader))
             if element.hasPrefix("darktable:") { reading.sawDarktable = true }
             var operation: String?
-            while xmlTextReaderMoveToNextAttribute(reader) == 1 {
-                let key = string(xmlTextReaderConstName(reader))
+            while rcp_xml_next_attribute(reader) == 1 {
+                let key = string(rcp_xml_name(reader))
                 guard key.hasPrefix("darktable:") || key.hasPrefix("xmlns:darktable") else { continue }
                 reading.sawDarktable = true
-                let value = string(xmlTextReaderConstValue(reader))
+                let value = string(rcp_xml_value(reader))
                 switch key {
                 case "darktable:xmp_version": reading.version = value
                 case "darktable:history_end": reading.historyEnd = value

@@ -1,4 +1,0 @@
-#ifndef RECIPE_CXML2_SHIM_H
-#define RECIPE_CXML2_SHIM_H
-#include <libxml/xmlreader.h>
-#endif
