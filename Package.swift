@@ -9,7 +9,6 @@ let aptJPEG: [SystemPackageProvider] = [.apt(["libjpeg62-turbo-dev"])]
 let aptPNG: [SystemPackageProvider] = [.apt(["libpng-dev"])]
 let aptYAML: [SystemPackageProvider] = [.apt(["libyaml-dev"])]
 let aptLCMS2: [SystemPackageProvider] = [.apt(["liblcms2-dev"])]
-let aptTIFF: [SystemPackageProvider] = [.apt(["libtiff-dev"])]
 let aptWebP: [SystemPackageProvider] = [.apt(["libwebp-dev"])]
 
 let package = Package(
@@ -46,7 +45,9 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: aptLCMS2),
         // The other formats of a photographer's library: TIFF, WebP (with its mux and demux APIs
         // for metadata), HEIF/HEIC and AVIF (libheif over libde265, x265, dav1d and aom).
-        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: aptTIFF),
+        // libtiff's header only: CTIFFLoader loads the library on the first TIFF (see its .c).
+        .systemLibrary(name: "CTIFF"),
+        .target(name: "CTIFFLoader", dependencies: ["CTIFF"]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: aptWebP),
         // libheif's header only: CHeifLoader loads the library on first use (see its .c).
         .systemLibrary(name: "CHeif"),
@@ -64,7 +65,7 @@ let package = Package(
         .target(name: "RecipeKernels", dependencies: ["RecipeCore", "CKernelsSIMD"]),
         .target(
             name: "RecipeCodecs",
-            dependencies: ["RecipeCore", "RecipeKernels", "CJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CTIFF", "CWebP", "CHeif", "CHeifLoader"]),
+            dependencies: ["RecipeCore", "RecipeKernels", "CJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CTIFF", "CTIFFLoader", "CWebP", "CHeif", "CHeifLoader"]),
         .target(name: "RecipeRender", dependencies: ["RecipeCore", "RecipeKernels", "CKernelsSIMD"]),
         // Colour management: ICC profiles, lcms2 transforms, matrix-shaper constants for the kernels.
         .target(name: "RecipeColor", dependencies: ["RecipeCore", "CLCMS2"], exclude: ["README.md"]),

@@ -1,4 +1,5 @@
 internal import CTIFF
+internal import CTIFFLoader
 import RecipeCore
 #if canImport(Glibc)
 import Glibc
@@ -27,6 +28,12 @@ final class TIFFHandle {
     /// Opens `file` for reading (`mode` "rm") or writing ("wl", "wb", "w8l" …); on failure `tif`
     /// is nil and `messages` says why.
     init(file: UnsafeMutablePointer<FILE>, name: String, mode: String, maxSingleAllocation: Int) {
+        // libtiff is loaded on the first TIFF, not at every start (CTIFFLoader).
+        var problem: UnsafePointer<CChar>?
+        guard rcp_tiff_load(&problem) == 1 else {
+            messages.errors.append(problem.map { String(cString: $0) } ?? "libtiff cannot be loaded")
+            return
+        }
         _ = silenceProcessWideHandlers
         guard let options = TIFFOpenOptionsAlloc() else {
             messages.errors.append("libtiff could not allocate its options")
