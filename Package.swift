@@ -40,18 +40,20 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: aptYAML),
         // darktable's XMP sidecars (RDF/XML): libxml2's reader, loaded on the first sidecar read
         // (no header or link: see CXML2Loader.h).
-        .target(name: "CXML2Loader"),
+        .target(name: "CXML2Loader", dependencies: ["CLibraryLoader"]),
         // Little CMS 2: ICC profiles and colour transforms (RecipeColor only).
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: aptLCMS2),
         // The other formats of a photographer's library: TIFF, WebP (with its mux and demux APIs
         // for metadata), HEIF/HEIC and AVIF (libheif over libde265, x265, dav1d and aom).
         // libtiff's header only: CTIFFLoader loads the library on the first TIFF (see its .c).
         .systemLibrary(name: "CTIFF"),
-        .target(name: "CTIFFLoader", dependencies: ["CTIFF"]),
+        .target(name: "CTIFFLoader", dependencies: ["CTIFF", "CLibraryLoader"]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: aptWebP),
+        // Libraries loaded on first use, not at every start (see CLibraryLoader.h).
+        .target(name: "CLibraryLoader"),
         // libheif's header only: CHeifLoader loads the library on first use (see its .c).
         .systemLibrary(name: "CHeif"),
-        .target(name: "CHeifLoader", dependencies: ["CHeif"]),
+        .target(name: "CHeifLoader", dependencies: ["CHeif", "CLibraryLoader"]),
         // setjmp/longjmp traps: Swift cannot longjmp, so these few calls stay in C.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         .target(name: "CPNGShim", dependencies: ["CPNG"]),

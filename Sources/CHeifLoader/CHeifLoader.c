@@ -7,10 +7,7 @@
  * Generated from <libheif/heif.h> (libheif 1.15) for the functions Sources/RecipeCodecs/HEIF
  * uses; a new call there needs its line here (the link fails until it has one). */
 #include "CHeifLoader.h"
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <string.h>
+#include "CLibraryLoader.h"
 
 static __typeof__(heif_context_add_XMP_metadata) *p_heif_context_add_XMP_metadata;
 static __typeof__(heif_context_add_exif_metadata) *p_heif_context_add_exif_metadata;
@@ -65,86 +62,66 @@ static __typeof__(heif_init) *p_heif_init;
 static __typeof__(heif_nclx_color_profile_alloc) *p_heif_nclx_color_profile_alloc;
 static __typeof__(heif_nclx_color_profile_free) *p_heif_nclx_color_profile_free;
 
-static char problem[256];
-static int loaded;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+static const rcp_symbol symbols[] = {
+    RCP_SYMBOL(heif_context_add_XMP_metadata),
+    RCP_SYMBOL(heif_context_add_exif_metadata),
+    RCP_SYMBOL(heif_context_alloc),
+    RCP_SYMBOL(heif_context_encode_image),
+    RCP_SYMBOL(heif_context_free),
+    RCP_SYMBOL(heif_context_get_encoder_for_format),
+    RCP_SYMBOL(heif_context_get_number_of_top_level_images),
+    RCP_SYMBOL(heif_context_get_primary_image_handle),
+    RCP_SYMBOL(heif_context_read_from_file),
+    RCP_SYMBOL(heif_context_set_maximum_image_size_limit),
+    RCP_SYMBOL(heif_context_write),
+    RCP_SYMBOL(heif_decode_image),
+    RCP_SYMBOL(heif_decoding_options_alloc),
+    RCP_SYMBOL(heif_decoding_options_free),
+    RCP_SYMBOL(heif_encoder_release),
+    RCP_SYMBOL(heif_encoder_set_lossless),
+    RCP_SYMBOL(heif_encoder_set_lossy_quality),
+    RCP_SYMBOL(heif_encoder_set_parameter_integer),
+    RCP_SYMBOL(heif_encoding_options_alloc),
+    RCP_SYMBOL(heif_encoding_options_free),
+    RCP_SYMBOL(heif_image_add_plane),
+    RCP_SYMBOL(heif_image_create),
+    RCP_SYMBOL(heif_image_get_decoding_warnings),
+    RCP_SYMBOL(heif_image_get_height),
+    RCP_SYMBOL(heif_image_get_plane),
+    RCP_SYMBOL(heif_image_get_plane_readonly),
+    RCP_SYMBOL(heif_image_get_width),
+    RCP_SYMBOL(heif_image_handle_get_height),
+    RCP_SYMBOL(heif_image_handle_get_ispe_height),
+    RCP_SYMBOL(heif_image_handle_get_ispe_width),
+    RCP_SYMBOL(heif_image_handle_get_list_of_metadata_block_IDs),
+    RCP_SYMBOL(heif_image_handle_get_luma_bits_per_pixel),
+    RCP_SYMBOL(heif_image_handle_get_metadata),
+    RCP_SYMBOL(heif_image_handle_get_metadata_content_type),
+    RCP_SYMBOL(heif_image_handle_get_metadata_size),
+    RCP_SYMBOL(heif_image_handle_get_metadata_type),
+    RCP_SYMBOL(heif_image_handle_get_nclx_color_profile),
+    RCP_SYMBOL(heif_image_handle_get_number_of_depth_images),
+    RCP_SYMBOL(heif_image_handle_get_number_of_metadata_blocks),
+    RCP_SYMBOL(heif_image_handle_get_number_of_thumbnails),
+    RCP_SYMBOL(heif_image_handle_get_raw_color_profile),
+    RCP_SYMBOL(heif_image_handle_get_raw_color_profile_size),
+    RCP_SYMBOL(heif_image_handle_get_width),
+    RCP_SYMBOL(heif_image_handle_has_alpha_channel),
+    RCP_SYMBOL(heif_image_handle_is_premultiplied_alpha),
+    RCP_SYMBOL(heif_image_handle_release),
+    RCP_SYMBOL(heif_image_release),
+    RCP_SYMBOL(heif_image_set_nclx_color_profile),
+    RCP_SYMBOL(heif_image_set_raw_color_profile),
+    RCP_SYMBOL(heif_init),
+    RCP_SYMBOL(heif_nclx_color_profile_alloc),
+    RCP_SYMBOL(heif_nclx_color_profile_free),
+    {0, 0},
+};
+static rcp_library library = {"libheif.so.1", symbols, PTHREAD_ONCE_INIT};
 
-static int missing(const char *name) {
-    snprintf(problem, sizeof problem, "libheif has no %s (too old?)", name);
-    return 0;
-}
+static void load(void) { rcp_library_open(&library); }
 
-static int resolve(void *h) {
-    if (!(p_heif_context_add_XMP_metadata = (__typeof__(heif_context_add_XMP_metadata) *)dlsym(h, "heif_context_add_XMP_metadata"))) return missing("heif_context_add_XMP_metadata");
-    if (!(p_heif_context_add_exif_metadata = (__typeof__(heif_context_add_exif_metadata) *)dlsym(h, "heif_context_add_exif_metadata"))) return missing("heif_context_add_exif_metadata");
-    if (!(p_heif_context_alloc = (__typeof__(heif_context_alloc) *)dlsym(h, "heif_context_alloc"))) return missing("heif_context_alloc");
-    if (!(p_heif_context_encode_image = (__typeof__(heif_context_encode_image) *)dlsym(h, "heif_context_encode_image"))) return missing("heif_context_encode_image");
-    if (!(p_heif_context_free = (__typeof__(heif_context_free) *)dlsym(h, "heif_context_free"))) return missing("heif_context_free");
-    if (!(p_heif_context_get_encoder_for_format = (__typeof__(heif_context_get_encoder_for_format) *)dlsym(h, "heif_context_get_encoder_for_format"))) return missing("heif_context_get_encoder_for_format");
-    if (!(p_heif_context_get_number_of_top_level_images = (__typeof__(heif_context_get_number_of_top_level_images) *)dlsym(h, "heif_context_get_number_of_top_level_images"))) return missing("heif_context_get_number_of_top_level_images");
-    if (!(p_heif_context_get_primary_image_handle = (__typeof__(heif_context_get_primary_image_handle) *)dlsym(h, "heif_context_get_primary_image_handle"))) return missing("heif_context_get_primary_image_handle");
-    if (!(p_heif_context_read_from_file = (__typeof__(heif_context_read_from_file) *)dlsym(h, "heif_context_read_from_file"))) return missing("heif_context_read_from_file");
-    if (!(p_heif_context_set_maximum_image_size_limit = (__typeof__(heif_context_set_maximum_image_size_limit) *)dlsym(h, "heif_context_set_maximum_image_size_limit"))) return missing("heif_context_set_maximum_image_size_limit");
-    if (!(p_heif_context_write = (__typeof__(heif_context_write) *)dlsym(h, "heif_context_write"))) return missing("heif_context_write");
-    if (!(p_heif_decode_image = (__typeof__(heif_decode_image) *)dlsym(h, "heif_decode_image"))) return missing("heif_decode_image");
-    if (!(p_heif_decoding_options_alloc = (__typeof__(heif_decoding_options_alloc) *)dlsym(h, "heif_decoding_options_alloc"))) return missing("heif_decoding_options_alloc");
-    if (!(p_heif_decoding_options_free = (__typeof__(heif_decoding_options_free) *)dlsym(h, "heif_decoding_options_free"))) return missing("heif_decoding_options_free");
-    if (!(p_heif_encoder_release = (__typeof__(heif_encoder_release) *)dlsym(h, "heif_encoder_release"))) return missing("heif_encoder_release");
-    if (!(p_heif_encoder_set_lossless = (__typeof__(heif_encoder_set_lossless) *)dlsym(h, "heif_encoder_set_lossless"))) return missing("heif_encoder_set_lossless");
-    if (!(p_heif_encoder_set_lossy_quality = (__typeof__(heif_encoder_set_lossy_quality) *)dlsym(h, "heif_encoder_set_lossy_quality"))) return missing("heif_encoder_set_lossy_quality");
-    if (!(p_heif_encoder_set_parameter_integer = (__typeof__(heif_encoder_set_parameter_integer) *)dlsym(h, "heif_encoder_set_parameter_integer"))) return missing("heif_encoder_set_parameter_integer");
-    if (!(p_heif_encoding_options_alloc = (__typeof__(heif_encoding_options_alloc) *)dlsym(h, "heif_encoding_options_alloc"))) return missing("heif_encoding_options_alloc");
-    if (!(p_heif_encoding_options_free = (__typeof__(heif_encoding_options_free) *)dlsym(h, "heif_encoding_options_free"))) return missing("heif_encoding_options_free");
-    if (!(p_heif_image_add_plane = (__typeof__(heif_image_add_plane) *)dlsym(h, "heif_image_add_plane"))) return missing("heif_image_add_plane");
-    if (!(p_heif_image_create = (__typeof__(heif_image_create) *)dlsym(h, "heif_image_create"))) return missing("heif_image_create");
-    if (!(p_heif_image_get_decoding_warnings = (__typeof__(heif_image_get_decoding_warnings) *)dlsym(h, "heif_image_get_decoding_warnings"))) return missing("heif_image_get_decoding_warnings");
-    if (!(p_heif_image_get_height = (__typeof__(heif_image_get_height) *)dlsym(h, "heif_image_get_height"))) return missing("heif_image_get_height");
-    if (!(p_heif_image_get_plane = (__typeof__(heif_image_get_plane) *)dlsym(h, "heif_image_get_plane"))) return missing("heif_image_get_plane");
-    if (!(p_heif_image_get_plane_readonly = (__typeof__(heif_image_get_plane_readonly) *)dlsym(h, "heif_image_get_plane_readonly"))) return missing("heif_image_get_plane_readonly");
-    if (!(p_heif_image_get_width = (__typeof__(heif_image_get_width) *)dlsym(h, "heif_image_get_width"))) return missing("heif_image_get_width");
-    if (!(p_heif_image_handle_get_height = (__typeof__(heif_image_handle_get_height) *)dlsym(h, "heif_image_handle_get_height"))) return missing("heif_image_handle_get_height");
-    if (!(p_heif_image_handle_get_ispe_height = (__typeof__(heif_image_handle_get_ispe_height) *)dlsym(h, "heif_image_handle_get_ispe_height"))) return missing("heif_image_handle_get_ispe_height");
-    if (!(p_heif_image_handle_get_ispe_width = (__typeof__(heif_image_handle_get_ispe_width) *)dlsym(h, "heif_image_handle_get_ispe_width"))) return missing("heif_image_handle_get_ispe_width");
-    if (!(p_heif_image_handle_get_list_of_metadata_block_IDs = (__typeof__(heif_image_handle_get_list_of_metadata_block_IDs) *)dlsym(h, "heif_image_handle_get_list_of_metadata_block_IDs"))) return missing("heif_image_handle_get_list_of_metadata_block_IDs");
-    if (!(p_heif_image_handle_get_luma_bits_per_pixel = (__typeof__(heif_image_handle_get_luma_bits_per_pixel) *)dlsym(h, "heif_image_handle_get_luma_bits_per_pixel"))) return missing("heif_image_handle_get_luma_bits_per_pixel");
-    if (!(p_heif_image_handle_get_metadata = (__typeof__(heif_image_handle_get_metadata) *)dlsym(h, "heif_image_handle_get_metadata"))) return missing("heif_image_handle_get_metadata");
-    if (!(p_heif_image_handle_get_metadata_content_type = (__typeof__(heif_image_handle_get_metadata_content_type) *)dlsym(h, "heif_image_handle_get_metadata_content_type"))) return missing("heif_image_handle_get_metadata_content_type");
-    if (!(p_heif_image_handle_get_metadata_size = (__typeof__(heif_image_handle_get_metadata_size) *)dlsym(h, "heif_image_handle_get_metadata_size"))) return missing("heif_image_handle_get_metadata_size");
-    if (!(p_heif_image_handle_get_metadata_type = (__typeof__(heif_image_handle_get_metadata_type) *)dlsym(h, "heif_image_handle_get_metadata_type"))) return missing("heif_image_handle_get_metadata_type");
-    if (!(p_heif_image_handle_get_nclx_color_profile = (__typeof__(heif_image_handle_get_nclx_color_profile) *)dlsym(h, "heif_image_handle_get_nclx_color_profile"))) return missing("heif_image_handle_get_nclx_color_profile");
-    if (!(p_heif_image_handle_get_number_of_depth_images = (__typeof__(heif_image_handle_get_number_of_depth_images) *)dlsym(h, "heif_image_handle_get_number_of_depth_images"))) return missing("heif_image_handle_get_number_of_depth_images");
-    if (!(p_heif_image_handle_get_number_of_metadata_blocks = (__typeof__(heif_image_handle_get_number_of_metadata_blocks) *)dlsym(h, "heif_image_handle_get_number_of_metadata_blocks"))) return missing("heif_image_handle_get_number_of_metadata_blocks");
-    if (!(p_heif_image_handle_get_number_of_thumbnails = (__typeof__(heif_image_handle_get_number_of_thumbnails) *)dlsym(h, "heif_image_handle_get_number_of_thumbnails"))) return missing("heif_image_handle_get_number_of_thumbnails");
-    if (!(p_heif_image_handle_get_raw_color_profile = (__typeof__(heif_image_handle_get_raw_color_profile) *)dlsym(h, "heif_image_handle_get_raw_color_profile"))) return missing("heif_image_handle_get_raw_color_profile");
-    if (!(p_heif_image_handle_get_raw_color_profile_size = (__typeof__(heif_image_handle_get_raw_color_profile_size) *)dlsym(h, "heif_image_handle_get_raw_color_profile_size"))) return missing("heif_image_handle_get_raw_color_profile_size");
-    if (!(p_heif_image_handle_get_width = (__typeof__(heif_image_handle_get_width) *)dlsym(h, "heif_image_handle_get_width"))) return missing("heif_image_handle_get_width");
-    if (!(p_heif_image_handle_has_alpha_channel = (__typeof__(heif_image_handle_has_alpha_channel) *)dlsym(h, "heif_image_handle_has_alpha_channel"))) return missing("heif_image_handle_has_alpha_channel");
-    if (!(p_heif_image_handle_is_premultiplied_alpha = (__typeof__(heif_image_handle_is_premultiplied_alpha) *)dlsym(h, "heif_image_handle_is_premultiplied_alpha"))) return missing("heif_image_handle_is_premultiplied_alpha");
-    if (!(p_heif_image_handle_release = (__typeof__(heif_image_handle_release) *)dlsym(h, "heif_image_handle_release"))) return missing("heif_image_handle_release");
-    if (!(p_heif_image_release = (__typeof__(heif_image_release) *)dlsym(h, "heif_image_release"))) return missing("heif_image_release");
-    if (!(p_heif_image_set_nclx_color_profile = (__typeof__(heif_image_set_nclx_color_profile) *)dlsym(h, "heif_image_set_nclx_color_profile"))) return missing("heif_image_set_nclx_color_profile");
-    if (!(p_heif_image_set_raw_color_profile = (__typeof__(heif_image_set_raw_color_profile) *)dlsym(h, "heif_image_set_raw_color_profile"))) return missing("heif_image_set_raw_color_profile");
-    if (!(p_heif_init = (__typeof__(heif_init) *)dlsym(h, "heif_init"))) return missing("heif_init");
-    if (!(p_heif_nclx_color_profile_alloc = (__typeof__(heif_nclx_color_profile_alloc) *)dlsym(h, "heif_nclx_color_profile_alloc"))) return missing("heif_nclx_color_profile_alloc");
-    if (!(p_heif_nclx_color_profile_free = (__typeof__(heif_nclx_color_profile_free) *)dlsym(h, "heif_nclx_color_profile_free"))) return missing("heif_nclx_color_profile_free");
-    return 1;
-}
-
-static void load(void) {
-    void *h = dlopen("libheif.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        const char *e = dlerror();
-        snprintf(problem, sizeof problem, "%s", e ? e : "libheif.so.1 cannot be loaded");
-        return;
-    }
-    loaded = resolve(h);
-}
-
-int rcp_heif_load(const char **message) {
-    pthread_once(&once, load);
-    if (!loaded && message) *message = problem;
-    return loaded;
-}
+int rcp_heif_load(const char **message) { return rcp_library_load(&library, load, message); }
 
 struct heif_error heif_context_add_XMP_metadata(struct heif_context* a0, const struct heif_image_handle* a1, const void* a2, int a3) { return p_heif_context_add_XMP_metadata(a0, a1, a2, a3); }
 struct heif_error heif_context_add_exif_metadata(struct heif_context* a0, const struct heif_image_handle* a1, const void* a2, int a3) { return p_heif_context_add_exif_metadata(a0, a1, a2, a3); }

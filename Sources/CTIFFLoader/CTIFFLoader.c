@@ -8,9 +8,7 @@
  * Generated from <tiffio.h> (libtiff 4.5) for the functions Sources/RecipeCodecs/TIFF uses; a new
  * call there needs its line here (the link fails until it has one). */
 #include "CTIFFLoader.h"
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
+#include "CLibraryLoader.h"
 
 static __typeof__(TIFFClientOpenExt) *p_TIFFClientOpenExt;
 static __typeof__(TIFFClose) *p_TIFFClose;
@@ -49,67 +47,50 @@ static __typeof__(TIFFVSetField) *p_TIFFVSetField;
 static __typeof__(TIFFVStripSize64) *p_TIFFVStripSize64;
 static __typeof__(TIFFWriteScanline) *p_TIFFWriteScanline;
 
-static char problem[256];
-static int loaded;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+static const rcp_symbol symbols[] = {
+    RCP_SYMBOL(TIFFClientOpenExt),
+    RCP_SYMBOL(TIFFClose),
+    RCP_SYMBOL(TIFFComputeTile),
+    RCP_SYMBOL(TIFFCurrentDirOffset),
+    RCP_SYMBOL(TIFFFieldDataType),
+    RCP_SYMBOL(TIFFFieldWithTag),
+    RCP_SYMBOL(TIFFFlush),
+    RCP_SYMBOL(TIFFIsBigEndian),
+    RCP_SYMBOL(TIFFIsBigTIFF),
+    RCP_SYMBOL(TIFFIsCODECConfigured),
+    RCP_SYMBOL(TIFFIsTiled),
+    RCP_SYMBOL(TIFFNumberOfDirectories),
+    RCP_SYMBOL(TIFFOpenOptionsAlloc),
+    RCP_SYMBOL(TIFFOpenOptionsFree),
+    RCP_SYMBOL(TIFFOpenOptionsSetErrorHandlerExtR),
+    RCP_SYMBOL(TIFFOpenOptionsSetMaxSingleMemAlloc),
+    RCP_SYMBOL(TIFFOpenOptionsSetWarningHandlerExtR),
+    RCP_SYMBOL(TIFFRGBAImageBegin),
+    RCP_SYMBOL(TIFFRGBAImageEnd),
+    RCP_SYMBOL(TIFFRGBAImageGet),
+    RCP_SYMBOL(TIFFRGBAImageOK),
+    RCP_SYMBOL(TIFFReadEncodedStrip),
+    RCP_SYMBOL(TIFFReadEncodedTile),
+    RCP_SYMBOL(TIFFReadScanline),
+    RCP_SYMBOL(TIFFScanlineSize64),
+    RCP_SYMBOL(TIFFSetClientdata),
+    RCP_SYMBOL(TIFFSetErrorHandler),
+    RCP_SYMBOL(TIFFSetMode),
+    RCP_SYMBOL(TIFFSetWarningHandler),
+    RCP_SYMBOL(TIFFTileRowSize64),
+    RCP_SYMBOL(TIFFTileSize64),
+    RCP_SYMBOL(TIFFVGetField),
+    RCP_SYMBOL(TIFFVGetFieldDefaulted),
+    RCP_SYMBOL(TIFFVSetField),
+    RCP_SYMBOL(TIFFVStripSize64),
+    RCP_SYMBOL(TIFFWriteScanline),
+    {0, 0},
+};
+static rcp_library library = {"libtiff.so.6", symbols, PTHREAD_ONCE_INIT};
 
-#define RESOLVE(name)                                                                  \
-    if (!(p_##name = (__typeof__(name) *)dlsym(h, #name))) {                           \
-        snprintf(problem, sizeof problem, "libtiff has no %s (too old?)", #name);      \
-        return;                                                                        \
-    }
+static void load(void) { rcp_library_open(&library); }
 
-static void load(void) {
-    void *h = dlopen("libtiff.so.6", RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        const char *e = dlerror();
-        snprintf(problem, sizeof problem, "%s", e ? e : "libtiff.so.6 cannot be loaded");
-        return;
-    }
-    RESOLVE(TIFFClientOpenExt)
-    RESOLVE(TIFFClose)
-    RESOLVE(TIFFComputeTile)
-    RESOLVE(TIFFCurrentDirOffset)
-    RESOLVE(TIFFFieldDataType)
-    RESOLVE(TIFFFieldWithTag)
-    RESOLVE(TIFFFlush)
-    RESOLVE(TIFFIsBigEndian)
-    RESOLVE(TIFFIsBigTIFF)
-    RESOLVE(TIFFIsCODECConfigured)
-    RESOLVE(TIFFIsTiled)
-    RESOLVE(TIFFNumberOfDirectories)
-    RESOLVE(TIFFOpenOptionsAlloc)
-    RESOLVE(TIFFOpenOptionsFree)
-    RESOLVE(TIFFOpenOptionsSetErrorHandlerExtR)
-    RESOLVE(TIFFOpenOptionsSetMaxSingleMemAlloc)
-    RESOLVE(TIFFOpenOptionsSetWarningHandlerExtR)
-    RESOLVE(TIFFRGBAImageBegin)
-    RESOLVE(TIFFRGBAImageEnd)
-    RESOLVE(TIFFRGBAImageGet)
-    RESOLVE(TIFFRGBAImageOK)
-    RESOLVE(TIFFReadEncodedStrip)
-    RESOLVE(TIFFReadEncodedTile)
-    RESOLVE(TIFFReadScanline)
-    RESOLVE(TIFFScanlineSize64)
-    RESOLVE(TIFFSetClientdata)
-    RESOLVE(TIFFSetErrorHandler)
-    RESOLVE(TIFFSetMode)
-    RESOLVE(TIFFSetWarningHandler)
-    RESOLVE(TIFFTileRowSize64)
-    RESOLVE(TIFFTileSize64)
-    RESOLVE(TIFFVGetField)
-    RESOLVE(TIFFVGetFieldDefaulted)
-    RESOLVE(TIFFVSetField)
-    RESOLVE(TIFFVStripSize64)
-    RESOLVE(TIFFWriteScanline)
-    loaded = 1;
-}
-
-int rcp_tiff_load(const char **message) {
-    pthread_once(&once, load);
-    if (!loaded && message) *message = problem;
-    return loaded;
-}
+int rcp_tiff_load(const char **message) { return rcp_library_load(&library, load, message); }
 
 TIFF * TIFFClientOpenExt(const char * a0, const char * a1, thandle_t a2, TIFFReadWriteProc a3, TIFFReadWriteProc a4, TIFFSeekProc a5, TIFFCloseProc a6, TIFFSizeProc a7, TIFFMapFileProc a8, TIFFUnmapFileProc a9, TIFFOpenOptions * a10) { return p_TIFFClientOpenExt(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); }
 void TIFFClose(TIFF * a0) { p_TIFFClose(a0); }

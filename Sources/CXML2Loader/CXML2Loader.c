@@ -1,9 +1,8 @@
 /* Loads libxml2 when the first darktable sidecar is read (see CXML2Loader.h for why), as
  * CHeifLoader loads libheif. */
 #include "CXML2Loader.h"
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
+#include "CLibraryLoader.h"
+#include <stddef.h>
 
 static void (*p_xmlInitParser)(void);
 static rcp_xml_reader *(*p_xmlReaderForMemory)(const char *, int, const char *, const char *, int);
@@ -15,43 +14,28 @@ static int (*p_xmlTextReaderMoveToNextAttribute)(rcp_xml_reader *);
 static int (*p_xmlTextReaderGetParserLineNumber)(rcp_xml_reader *);
 static void (*p_xmlFreeTextReader)(rcp_xml_reader *);
 
-static char problem[256];
-static int loaded;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-#define RESOLVE(name)                                                                  \
-    if (!(*(void **)&p_##name = dlsym(h, #name))) {                                    \
-        snprintf(problem, sizeof problem, "libxml2 has no %s", #name);                 \
-        return;                                                                        \
-    }
+static const rcp_symbol symbols[] = {
+    RCP_SYMBOL(xmlInitParser),
+    RCP_SYMBOL(xmlReaderForMemory),
+    RCP_SYMBOL(xmlTextReaderRead),
+    RCP_SYMBOL(xmlTextReaderNodeType),
+    RCP_SYMBOL(xmlTextReaderConstName),
+    RCP_SYMBOL(xmlTextReaderConstValue),
+    RCP_SYMBOL(xmlTextReaderMoveToNextAttribute),
+    RCP_SYMBOL(xmlTextReaderGetParserLineNumber),
+    RCP_SYMBOL(xmlFreeTextReader),
+    {0, 0},
+};
+static rcp_library library = {"libxml2.so.2", symbols, PTHREAD_ONCE_INIT};
 
 static void load(void) {
-    void *h = dlopen("libxml2.so.2", RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        const char *e = dlerror();
-        snprintf(problem, sizeof problem, "%s", e ? e : "libxml2.so.2 cannot be loaded");
-        return;
-    }
-    RESOLVE(xmlInitParser)
-    RESOLVE(xmlReaderForMemory)
-    RESOLVE(xmlTextReaderRead)
-    RESOLVE(xmlTextReaderNodeType)
-    RESOLVE(xmlTextReaderConstName)
-    RESOLVE(xmlTextReaderConstValue)
-    RESOLVE(xmlTextReaderMoveToNextAttribute)
-    RESOLVE(xmlTextReaderGetParserLineNumber)
-    RESOLVE(xmlFreeTextReader)
+    rcp_library_open(&library);
     /* libxml2 asks for one initialisation before parsing on several threads (`apply` reads
      * sidecars from its workers). */
-    p_xmlInitParser();
-    loaded = 1;
+    if (library.loaded) p_xmlInitParser();
 }
 
-int rcp_xml_load(const char **message) {
-    pthread_once(&once, load);
-    if (!loaded && message) *message = problem;
-    return loaded;
-}
+int rcp_xml_load(const char **message) { return rcp_library_load(&library, load, message); }
 
 rcp_xml_reader *rcp_xml_reader_for_memory(const char *buffer, int size, int options) {
     return p_xmlReaderForMemory(buffer, size, NULL, NULL, options);

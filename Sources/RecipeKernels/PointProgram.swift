@@ -327,27 +327,15 @@ public struct PointProgram: Sendable {
         case tables(Unmanaged<ChannelTables.Pinned>)
     }
 
-    /// The float tables a fused pass from `from` to `to` samples looks up (its head's when it
-    /// reads floats, its tail's when it writes them, its body's) that are tables rather than
-    /// computed curves: what `buildTables` builds.
-    func lazyTables(readsFloats: Bool, writesFloats: Bool) -> [ChannelTables.Lazy] {
+    /// The float tables a fused pass looks up (its head's when it reads floats, its tail's when
+    /// it writes them, its body's) that are tables rather than computed curves. Each builds on
+    /// first use (`ChannelTables.Lazy.tables`); `PointStage` builds them on a thread of its own
+    /// as it starts, so the build overlaps the decoder's first strip instead of following it.
+    public func lazyTables(readsFloats: Bool, writesFloats: Bool) -> [ChannelTables.Lazy] {
         var lazy = bodyRuns.compactMap { if case .tables(let t) = $0 { t } else { nil } }
         if readsFloats, let headTables { lazy.append(headTables) }
         if writesFloats, let tailTables { lazy.append(tailTables) }
         return lazy.filter { ChannelTables.computed($0.steps) == nil }
-    }
-
-    /// Whether a fused pass from `from` to `to` samples has float tables to build before its
-    /// first tile (evaluations of its steps in double precision: about 2 ms for the P3 chain's).
-    public func buildsTables(from: SampleType, to: SampleType) -> Bool {
-        !lazyTables(readsFloats: from != .uint8, writesFloats: to != .uint8).isEmpty
-    }
-
-    /// Builds those tables now, as the pass's first tile would (`ChannelTables.Lazy`: a tile that
-    /// comes meanwhile waits for them). `PointStage` calls it on a thread of its own as it starts,
-    /// so the build overlaps the decoder's first strip instead of following it.
-    public func buildTables(from: SampleType, to: SampleType) {
-        for lazy in lazyTables(readsFloats: from != .uint8, writesFloats: to != .uint8) { _ = lazy.tables }
     }
 
     func readyBody() -> [ReadyRun] {

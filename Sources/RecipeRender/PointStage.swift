@@ -57,9 +57,10 @@ public final class PointStage: RowSource {
     private func startTables(from: SampleType, to: SampleType) {
         guard !started else { return }
         started = true
-        guard pool != nil, programs.count == 1, programs[0].buildsTables(from: from, to: to) else { return }
-        let program = programs[0]
-        tableBuilder = WorkerThread { program.buildTables(from: from, to: to) }
+        guard pool != nil, programs.count == 1 else { return }
+        let tables = programs[0].lazyTables(readsFloats: from != .uint8, writesFloats: to != .uint8)
+        guard !tables.isEmpty else { return }
+        tableBuilder = WorkerThread { for lazy in tables { _ = lazy.tables } }
     }
 
     /// What a stage of `programs` passes over `width`-pixel rows holds while it runs, read into
