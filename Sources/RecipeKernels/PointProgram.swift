@@ -275,6 +275,12 @@ public struct PointProgram: Sendable {
     /// Whether every step of the body can run on tiles that are part of a row's planes
     /// (`runsInRows`): then a pass writing floats runs in its output row, without copies.
     let runsInRows: Bool
+    /// Whether `run` on 8-bit rows takes a `PixelCache`: the pass gives each colour the same codes
+    /// wherever it is (no step reads the position), its body costs more than the cache's lookup
+    /// (a run of curves between matrices, a 3D LUT, an lcms2 conversion: about 1 ns a pixel more
+    /// than the 8-bit ends; matrices alone cost less than a lookup in the render), and the CPU
+    /// runs the lookup.
+    public let cachesColours: Bool
 
     /// One piece of the body: a step, a matrix (its 12 floats pinned, for `ReadyRun`), or a run
     /// of per-channel steps as tables.
@@ -304,6 +310,19 @@ public struct PointProgram: Sendable {
     /// A step as a piece of the body on its own: a matrix pinned, any other step as it is.
     static func piece(_ step: PointStep) -> BodyRun {
         if case .matrix(let m) = step { .matrix(PinnedFloats(m)) } else { .step(step) }
+    }
+
+    /// Whether a fused pass of `steps` from 8-bit rows to 8-bit rows keeps a colour cache (see
+    /// `cachesColours`), without building the program.
+    public static func cachesColours(_ steps: [PointStep]) -> Bool {
+        guard PixelCache.supported, !steps.contains(where: \.readsPosition) else { return false }
+        return bodyRuns(split(steps).1).contains { run in
+            switch run {
+            case .tables: true
+            case .step(.lut), .step(.colorTransform): true
+            case .step, .matrix: false
+            }
+        }
     }
 
     /// Per-channel steps whose arithmetic costs more than a table lookup (a diagonal matrix, a clip
@@ -402,6 +421,7 @@ public struct PointProgram: Sendable {
         tailTables = tail.isEmpty ? nil : ChannelTables.Lazy(steps: tail)
         bodyRuns = tables ? Self.bodyRuns(body) : body.map { .step($0) }
         runsInRows = body.allSatisfy(Self.runsInRows)
+        cachesColours = tables && Self.cachesColours(steps)
         storeDirect = tail.isEmpty
         guard tables else {
             loadTable = []
@@ -543,6 +563,7 @@ public struct PointProgram: Sendable {
         headTables = program.headTables
         tailTables = program.tailTables
         runsInRows = program.runsInRows
+        cachesColours = program.cachesColours
         // Positional steps are never per-channel: the tables stay, the steps are laid out.
         var next = body.makeIterator()
         bodyRuns = program.bodyRuns.map { piece in
@@ -589,11 +610,13 @@ public struct PointProgram: Sendable {
     /// per-channel steps through `ChannelTables`.
     ///
     /// `scratchInput`: a float input row is the caller's to overwrite (a stage's own scratch row
-    /// or strip), so the pass may run in its planes on the way to integer output.
+    /// or strip), so the pass may run in its planes on the way to integer output. `cache`: the
+    /// calling thread's colour cache, for 8-bit rows to 8-bit rows.
     public func run(_ input: UnsafeRawPointer, from: SampleType, into output: UnsafeMutableRawPointer, to: SampleType,
-                    pixels: Int, y: Int = 0, scratchInput: Bool = false) {
+                    pixels: Int, y: Int = 0, scratchInput: Bool = false, cache: PixelCache? = nil) {
         if from == .uint8 && to == .uint8 {
-            run(output.assumingMemoryBound(to: UInt8.self), pixels: pixels, y: y, input: input.assumingMemoryBound(to: UInt8.self))
+            run(output.assumingMemoryBound(to: UInt8.self), pixels: pixels, y: y, input: input.assumingMemoryBound(to: UInt8.self),
+                cache: cache)
             return
         }
         precondition(from != .uint8 || !loadTable.isEmpty, "PointProgram built without tables cannot read 8-bit rows")
@@ -656,14 +679,36 @@ public struct PointProgram: Sendable {
     }
 
     /// Runs the program on `pixels` interleaved RGB 8-bit pixels of image row `y`, in place
-    /// (or from `input` when given).
-    public func run(_ row: UnsafeMutablePointer<UInt8>, pixels: Int, y: Int = 0, input: UnsafePointer<UInt8>? = nil) {
+    /// (or from `input` when given). With a `cache` (the calling thread's, used where
+    /// `cachesColours`), a tile's colours found there take their codes from it and the steps
+    /// run on the others alone: the same bytes.
+    public func run(_ row: UnsafeMutablePointer<UInt8>, pixels: Int, y: Int = 0, input: UnsafePointer<UInt8>? = nil,
+                    cache: PixelCache? = nil) {
         precondition(!loadTable.isEmpty, "PointProgram built without tables cannot run on 8-bit rows")
         let body = readyBody()
+        let cache = cachesColours ? cache : nil
         withTileBuffer { planes in
             loadTable.withUnsafeBufferPointer { load in
                 loadBytes.withUnsafeBufferPointer { bytes in
                     withStoreTables { store, search in
+                        if let cache, pixels <= PixelCache.widest, cache.looksUp(pixels) {
+                            // The row looked up, then its misses run through the steps in tiles
+                            // of their own (full tiles: the kernels' fast paths), then filed.
+                            cache.reserve(pixels)
+                            let source = UnsafePointer(input ?? UnsafePointer(row))
+                            let misses = Int(rk_u8_cache_lookup(source, Int32(pixels), cache.entries, row, cache.missPixels, cache.missIndices))
+                            cache.record(pixels, missed: misses)
+                            var start = 0
+                            while start < misses {
+                                let n = min(Self.tile, misses - start)
+                                rk_u8_load_bytes(cache.missPixels + 3 * start, bytes.baseAddress!, load.baseAddress!, planes, Int32(Self.tile), Int32(n))
+                                Self.runBody(body, planes, n, x: 0, y: y)
+                                self.store(store, search, planes, n, cache.missOutput + 3 * start)
+                                start += n
+                            }
+                            rk_u8_cache_fill(cache.missPixels, cache.missOutput, cache.missIndices, Int32(misses), cache.entries, row)
+                            return
+                        }
                         var start = 0
                         while start < pixels {
                             let n = min(Self.tile, pixels - start)

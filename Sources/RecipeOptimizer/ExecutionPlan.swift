@@ -206,6 +206,9 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
             let tailText = steps[(head.count + body.count)...].map { Self.text($0) }.joined(separator: ", ")
             out += last ? "    store table (→ 8-bit code): " + (tail.isEmpty ? "×255" : tailText) + "\n"
                 : tail.isEmpty ? "    store floats\n" : "    per pixel: " + tailText + ", then store floats\n"
+            if first && last && PointProgram.cachesColours(pass.steps.map(\.kernel)) {
+                out += "    colour cache: each thread keeps the codes of the colours it rendered; the steps run on the others\n"
+            }
         }
         return out
     }

@@ -33,6 +33,8 @@ public final class PointStage: RowSource {
     /// The thread building the fused pass's float tables, started by the first `readRows`.
     private var tableBuilder: WorkerThread?
     private var started = false
+    /// The fused 8-bit pass's colour caches, one a pool worker (`PointProgram.cachesColours`).
+    private var caches: [PixelCache] = []
 
     /// With a `pool`, the fused pass splits each strip's rows across its threads. `output` is the
     /// sample type written (nil: the source's).
@@ -126,6 +128,18 @@ public final class PointStage: RowSource {
         }
         if programs.count == 1 {
             let program = programs[0]
+            if from == .uint8 && to == .uint8 && program.cachesColours {
+                // Each worker its own cache, kept from strip to strip.
+                if caches.isEmpty { caches = (0..<(pool?.threads ?? 1)).map { _ in PixelCache() } }
+                let caches = self.caches
+                let chunk = { (worker: Int, rows: Range<Int>) in
+                    for i in rows {
+                        program.run(input.row(i).assumingMemoryBound(to: UInt8.self), pixels: width, y: firstRow + i, cache: caches[worker])
+                    }
+                }
+                if let pool { pool.runChunks(count: n, chunk) } else { chunk(0, 0..<n) }
+                return n
+            }
             rows { i in
                 program.run(UnsafeRawPointer(input.row(i)), from: from, into: buffer.row(i), to: to, pixels: width, y: firstRow + i,
                             scratchInput: true)

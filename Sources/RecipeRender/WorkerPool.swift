@@ -24,7 +24,7 @@ public final class WorkerPool: @unchecked Sendable {
     private var generation = 0
     private var pending = 0
     private var stopping = false
-    private var body: ((Int) -> Void)?
+    private var body: ((Int, Range<Int>) -> Void)?
     private var count = 0
     private var helpers: [WorkerThread] = []
 
@@ -66,8 +66,17 @@ public final class WorkerPool: @unchecked Sendable {
     /// Calls `body(i)` for every i in `0..<count`, split across the threads. Safe to call from
     /// several threads at once: they take turns.
     public func run(count: Int, _ body: @escaping (Int) -> Void) {
+        runChunks(count: count) { _, rows in
+            for i in rows { body(i) }
+        }
+    }
+
+    /// Calls `body(worker, rows)` once for each thread's contiguous chunk of `0..<count`, `worker`
+    /// in `0..<threads` naming the chunk (the same worker's chunks never run at once: state kept
+    /// per worker, a pass's colour cache, needs no lock). Empty chunks are skipped.
+    public func runChunks(count: Int, _ body: @escaping (_ worker: Int, _ rows: Range<Int>) -> Void) {
         guard threads > 1, count > 1 else {
-            for i in 0..<count { body(i) }
+            if count > 0 { body(0, 0..<count) }
             return
         }
         // Without the turn, a second caller overwrote body, count and pending while the helpers
@@ -81,7 +90,7 @@ public final class WorkerPool: @unchecked Sendable {
             // Shut down while a stage's thread still runs (it reads ahead of a consumer that has
             // stopped, as a straighten does under a crop): no helpers are left to wait for.
             pthread_mutex_unlock(&mutex)
-            for i in 0..<count { body(i) }
+            body(0, 0..<count)
             return
         }
         self.body = body
@@ -90,7 +99,8 @@ public final class WorkerPool: @unchecked Sendable {
         generation += 1
         pthread_cond_broadcast(&wake)
         pthread_mutex_unlock(&mutex)
-        for i in chunk(0, of: count) { body(i) }
+        let first = chunk(0, of: count)
+        if !first.isEmpty { body(0, first) }
         pthread_mutex_lock(&mutex)
         while pending > 0 { pthread_cond_wait(&done, &mutex) }
         self.body = nil
@@ -107,7 +117,8 @@ public final class WorkerPool: @unchecked Sendable {
             seen = generation
             let body = self.body!, count = self.count
             pthread_mutex_unlock(&mutex)
-            for i in chunk(index, of: count) { body(i) }
+            let rows = chunk(index, of: count)
+            if !rows.isEmpty { body(index, rows) }
             pthread_mutex_lock(&mutex)
             pending -= 1
             if pending == 0 { pthread_cond_signal(&done) }

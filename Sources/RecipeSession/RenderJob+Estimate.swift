@@ -36,6 +36,7 @@ extension RenderJob {
         let resamples = rows.width != setup.stored.width || rows.height != setup.stored.height
         if Self.poolsPointPasses(stages, resamples: resamples) && setup.poolThreads > 1 {
             walk.threads("the point passes' pool", setup.poolThreads - 1)
+            walk.pointThreads = setup.poolThreads
         }
         let resampling = "resampling the photo to \(setup.stored.width)×\(setup.stored.height)"
         let upright = "turning the photo upright (EXIF orientation \(orientation.rawValue))"
@@ -108,6 +109,8 @@ struct EstimateWalk {
     var tees: [String: (rows: Rows, lead: Int, readers: Int, what: String)] = [:]
     /// Point passes named so far (`point pass 2`).
     var passes = 0
+    /// Threads a point pass splits its rows over (the pool's, when the plan pools them).
+    var pointThreads = 1
     /// Parts whose strips take the shape of the buffer their reader reads into (a prefetch's
     /// three strips; a point stage's or a conversion's scratch, a left–right mirror's), sized
     /// when the next stage that reads a fixed number of rows is met (`reads`): what each holds
@@ -184,7 +187,10 @@ struct EstimateWalk {
         let firstRow = tables.map(\.firstRow).max() ?? 0
         if !threaded { self.firstRow = max(self.firstRow, firstRow) }
         let builder = threaded && fused && firstRow > 0 ? WorkerThread.estimatedBytes : 0
-        stage(what, bytes: tables.reduce(0) { $0 + $1.bytes } + (threaded ? firstRow : 0) + builder, lookahead: 0, input: rows,
+        // A fused pass from 8-bit rows to 8-bit rows keeps a colour cache a thread.
+        let caches = fused && programs[0].cachesColours && rows.format.sampleType == .uint8 && output == .uint8
+            ? pointThreads * PixelCache.bytes(width: rows.width) : 0
+        stage(what, bytes: tables.reduce(0) { $0 + $1.bytes } + (threaded ? firstRow : 0) + builder + caches, lookahead: 0, input: rows,
               work: rows.pixels * Double(max(1, steps)) + 1e7 * Double(tables.reduce(0) { $0 + $1.builds }))
         pending.append((what, rows, { (PointStage.footprint(width: rows.width, source: rows.format, output: output,
                                                             programs: max(1, programs.count), rows: $0), 0) }))

@@ -31,6 +31,25 @@ struct WorkerPoolTests {
         }
     }
 
+    @Test("runChunks: one contiguous chunk a worker, the workers distinct, every index once")
+    func chunks() {
+        for threads in [1, 2, 3, 8] {
+            let pool = WorkerPool(threads: threads)
+            defer { pool.shutdown() }
+            for count in [0, 1, 2, 7, 64, 1000] {
+                let tally = Tally(size: max(1, count)), workers = Tally(size: threads)
+                pool.runChunks(count: count) { worker, rows in
+                    workers.counts[worker] += 1
+                    for i in rows { tally.counts[i] = worker + 1 }
+                }
+                #expect((0..<threads).allSatisfy { workers.counts[$0] <= 1 }, "threads \(threads), count \(count): a worker ran twice")
+                #expect((0..<count).allSatisfy { tally.counts[$0] > 0 }, "threads \(threads), count \(count): an index was not run")
+                // Contiguous and in worker order: the worker numbers never go down along the indices.
+                #expect(count < 2 || (1..<count).allSatisfy { tally.counts[$0] >= tally.counts[$0 - 1] })
+            }
+        }
+    }
+
     // One pool serves all the point stages of a render, each on its own thread. Before callers
     // took turns this hung (or ran one caller's body over another's count) within a few hundred
     // runs; each caller here makes 3,000.
