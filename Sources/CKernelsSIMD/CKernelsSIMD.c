@@ -1066,7 +1066,7 @@ static int rk_u8_cache_lookup_plain(const uint8_t *in, int count, const uint32_t
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #define RK_CACHE_GROUPS 4
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2")))
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
 static int rk_u8_cache_lookup_avx512(const uint8_t *in, int count, const uint32_t *cache, uint8_t *out, uint8_t *miss_px,
                                      uint16_t *miss_at) {
     /* Dword j of a group from bytes 3j, 3j + 1, 3j + 2 (the fourth zeroed), and back. */
@@ -1125,7 +1125,7 @@ static int rk_u8_cache_lookup_avx512(const uint8_t *in, int count, const uint32_
 int rk_u8_cache_supported(void) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")
-        && __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2") && __builtin_cpu_supports("bmi2");
+        && __builtin_cpu_supports("avx512vbmi");
 #else
     return 0;
 #endif

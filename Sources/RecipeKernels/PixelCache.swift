@@ -25,7 +25,7 @@ import CKernelsSIMD
 public final class PixelCache {
     /// Bytes a cache holds for rows of `width` pixels: its entries and its buffers for a row's misses.
     public static func bytes(width: Int) -> Int { (4 << Int(RK_CACHE_BITS)) + 8 * width }
-    /// Whether this CPU runs the lookup's kernel (AVX-512 with VBMI2); elsewhere a pass runs
+    /// Whether this CPU runs the lookup's kernel (AVX-512 with VBMI); elsewhere a pass runs
     /// without a cache (the scalar lookup is for tests).
     public static let supported = rk_u8_cache_supported() != 0
     /// Pixels a window of hits and misses counts, and the hit rate under which the pass rests.

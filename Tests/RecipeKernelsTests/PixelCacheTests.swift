@@ -101,7 +101,7 @@ struct PixelCacheTests {
     @Test("a pass through a colour cache gives the bytes of the pass without one, and hits", arguments: [false, true])
     func sameBytes(_ lut: Bool) throws {
         guard PixelCache.supported else {
-            print("colour cache: skipped (the CPU lacks AVX-512 VBMI2, so passes run without a cache)")
+            print("colour cache: skipped (the CPU lacks AVX-512 VBMI, so passes run without a cache)")
             return
         }
         var steps = Self.steps
@@ -136,7 +136,7 @@ struct PixelCacheTests {
     @Test("on noise the cache rests (it looks up a fraction of the pixels), with the same bytes; rows over 65,536 pixels go without it")
     func rests() throws {
         guard PixelCache.supported else {
-            print("colour cache: skipped (the CPU lacks AVX-512 VBMI2)")
+            print("colour cache: skipped (the CPU lacks AVX-512 VBMI)")
             return
         }
         let program = PointProgram(steps: Self.steps)

@@ -268,7 +268,7 @@ struct ColorManagementTests: CLITest {
 
     /// (Also across runs: the built-in profiles an output carries have a fixed creation date.)
     /// The second recipe is one fused pass from the decoder's codes to the encoder's, which keeps
-    /// a colour cache a thread (`PixelCache`) where the CPU has AVX-512 VBMI2.
+    /// a colour cache a thread (`PixelCache`) where the CPU has AVX-512 VBMI.
     @Test("a P3 photo through a recipe gives the same bytes on 1, 2 and 3 threads, to sRGB and kept",
           arguments: ["  - contrast: 1.2\n  - sharpen: 0.6\n  - vignette: 0.3\n", "  - exposure: 0.25\n  - contrast: 1.15\n  - saturation: 1.3\n"])
     func threads(_ stages: String) throws {

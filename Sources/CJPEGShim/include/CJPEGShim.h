@@ -13,6 +13,8 @@
 #include <jpeglib.h>
 
 #define RCP_JPEG_MAX_WARNINGS 8
+/* Bytes the decoder reads from its file a call (rcp_jpeg_source): 256 KiB. */
+#define RCP_JPEG_READ_BUFFER 262144
 
 typedef struct rcp_jpeg_error_mgr {
     struct jpeg_error_mgr pub;

@@ -177,11 +177,12 @@ public final class JPEGDecoder: ImageDecoder {
     /// scale: 3 bytes a pixel at 4:2:0, 72 MB for 24 MP; the `coefficientBufferBytes` libjpeg then
     /// asks for), and for every file its rows of samples around the IDCT and the upsampling at the
     /// output scale (about 48 bytes an output column, a row group of each component twice over)
-    /// with its tables and input buffer; a CMYK file's strip of 4-byte pixels besides.
+    /// with its tables, and the input buffer (`RCP_JPEG_READ_BUFFER`); a CMYK file's strip of
+    /// 4-byte pixels besides.
     public func decodingBytes(scaleDenominator: Int) -> Int {
         let c = d.pointee.cinfo
         let outputWidth = (width + scaleDenominator - 1) / max(1, scaleDenominator)
-        var bytes = 48 * outputWidth * max(1, Int(c.num_components)) / 3 + (256 << 10)
+        var bytes = 48 * outputWidth * max(1, Int(c.num_components)) / 3 + (256 << 10) + Int(RCP_JPEG_READ_BUFFER)
         if c.progressive_mode != 0, let comps = c.comp_info {
             let components = (0..<Int(c.num_components)).map { comps[$0] }
             let maxH = components.map { Int($0.h_samp_factor) }.max() ?? 1, maxV = components.map { Int($0.v_samp_factor) }.max() ?? 1
