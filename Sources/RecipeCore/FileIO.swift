@@ -76,6 +76,8 @@ public final class AtomicOutputFile {
     /// The open stream. Each MiB written is handed to the kernel's writeback as it comes
     /// (`rk_writeback_stream`), so `commit`'s fsync waits for the last MiB, not the whole file.
     public let handle: UnsafeMutablePointer<FILE>
+    /// Bytes the stream buffers (for memory estimates).
+    public static let bufferBytes = Int(RK_WRITEBACK_BUFFER_BYTES)
     /// The temporary file's descriptor (the stream's; `fileno` has none for it).
     private let descriptor: Int32
     private var finished = false
