@@ -6,7 +6,7 @@ import CKernelsSIMD
 /// What a fused 8-bit pass has rendered, by colour, for one thread (`rk_u8_cache_lookup`): a pass
 /// from 8-bit codes to 8-bit codes whose steps read no position gives each colour the same codes
 /// wherever it is, and photos repeat their colours (photo24: 24 M pixels, 1.0 M colours, 80–88%
-/// of pixels found in 512 KiB of entries). `PointProgram.run` looks a tile up, runs its steps on
+/// of pixels found in 256 KiB of entries). `PointProgram.run` looks a tile up, runs its steps on
 /// the colours it misses only, and files their codes; the output bytes are the pass's whichever
 /// colours the cache holds.
 ///
@@ -23,8 +23,9 @@ import CKernelsSIMD
 /// program.run(row, pixels: width, y: y, cache: cache)
 /// ```
 public final class PixelCache {
-    /// Bytes a cache holds for rows of `width` pixels: its entries and its buffers for a row's misses.
-    public static func bytes(width: Int) -> Int { (4 << Int(RK_CACHE_BITS)) + 8 * width }
+    /// Bytes a cache holds for rows of `width` pixels: its entries and its buffers for a row's
+    /// misses (and, while it is filled, the colours and codes of its first entries).
+    public static func bytes(width: Int) -> Int { (4 << Int(RK_CACHE_BITS)) + 8 * width + (6 << Int(RK_CACHE_BITS)) }
     /// Whether this CPU runs the lookup's kernel (AVX-512 with VBMI); elsewhere a pass runs
     /// without a cache (the scalar lookup is for tests).
     public static let supported = rk_u8_cache_supported() != 0
@@ -35,8 +36,10 @@ public final class PixelCache {
     /// pixels), back to the first after a window over it.
     static let rest = 1 << 17, longestRest = 1 << 22
 
-    /// 2^RK_CACHE_BITS entries, zeroed (nothing filed).
+    /// 2^RK_CACHE_BITS entries, each valid once `prefilled` (`rk_u8_cache_prefill`).
     let entries: UnsafeMutablePointer<UInt32>
+    /// Whether `entries` holds the pass's codes for the colours it starts with.
+    var prefilled = false
     /// A row's misses: their pixels, their indices in the row, their output codes (for rows of
     /// up to `capacity` pixels).
     private(set) var missPixels: UnsafeMutablePointer<UInt8>
@@ -50,7 +53,7 @@ public final class PixelCache {
     public private(set) var lookups = 0, misses = 0
 
     public init() {
-        entries = calloc(1 << Int(RK_CACHE_BITS), 4)!.assumingMemoryBound(to: UInt32.self)
+        entries = .allocate(capacity: 1 << Int(RK_CACHE_BITS))
         missPixels = .allocate(capacity: 0)
         missIndices = .allocate(capacity: 0)
         missOutput = .allocate(capacity: 0)
@@ -73,7 +76,7 @@ public final class PixelCache {
     }
 
     deinit {
-        free(entries)
+        entries.deallocate()
         missPixels.deallocate()
         missIndices.deallocate()
         missOutput.deallocate()

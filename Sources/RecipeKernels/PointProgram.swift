@@ -692,6 +692,24 @@ public struct PointProgram: Sendable {
                 loadBytes.withUnsafeBufferPointer { bytes in
                     withStoreTables { store, search in
                         if let cache, pixels <= PixelCache.widest, cache.looksUp(pixels) {
+                            if !cache.prefilled {
+                                // Every entry starts valid: the codes of the colours the entries are
+                                // for, rendered here (65,536 pixels).
+                                let count = 1 << Int(RK_CACHE_BITS)
+                                let colours = UnsafeMutablePointer<UInt8>.allocate(capacity: 6 * count), codes = colours + 3 * count
+                                defer { colours.deallocate() }
+                                rk_u8_cache_prefill_colours(colours)
+                                var start = 0
+                                while start < count {
+                                    let n = min(Self.tile, count - start)
+                                    rk_u8_load_bytes(colours + 3 * start, bytes.baseAddress!, load.baseAddress!, planes, Int32(Self.tile), Int32(n))
+                                    Self.runBody(body, planes, n, x: 0, y: y)
+                                    self.store(store, search, planes, n, codes + 3 * start)
+                                    start += n
+                                }
+                                rk_u8_cache_prefill(cache.entries, codes)
+                                cache.prefilled = true
+                            }
                             // The row looked up, then its misses run through the steps in tiles
                             // of their own (full tiles: the kernels' fast paths), then filed.
                             cache.reserve(pixels)

@@ -128,6 +128,12 @@ struct PixelCacheTests {
         // Again through the now full cache: the same bytes, mostly hits.
         let againSame = Self.render(program, px, width: width, cache: cache) == plain
         #expect(againSame, "bytes differ through the full cache")
+        // The colours a new cache starts with, each filed by rendering it: their bytes through a
+        // fresh cache (every one a hit on the prefilled entries) are the uncached pass's.
+        var colours = [UInt8](repeating: 0, count: 3 << Int(RK_CACHE_BITS))
+        rk_u8_cache_prefill_colours(&colours)
+        let prefillSame = Self.render(program, colours, width: 4096, cache: PixelCache()) == Self.render(program, colours, width: 4096, cache: nil)
+        #expect(prefillSame, "the prefilled entries' codes differ from the pass's")
         // And the programs that may not take one: a position-dependent step, a body of matrices.
         #expect(!PointProgram(steps: steps + [.vignette(amount: 0.3, inner: 0.2, outer: 1, cx: 0.5, cy: 0.5, scale: 100)]).cachesColours)
         #expect(!PointProgram(steps: [.toLinear, .matrix([1, 0.1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]), .toEncoded]).cachesColours)

@@ -83,14 +83,16 @@ int rk_u8_store_search_supported(void);
 void rk_u8_store_direct(const float *planes, int tile, int count, uint8_t *px);
 void rk_u8_store_direct_without_avx2(const float *planes, int tile, int count, uint8_t *px);
 
-/* A fused 8-bit pass's colour cache (PixelCache.swift): 2^RK_CACHE_BITS entries of 32 bits, zeroed
- * when made. rk_u8_cache_lookup looks up `count` (at most 65536) interleaved RGB pixels of `in`:
+/* A fused 8-bit pass's colour cache (PixelCache.swift): 2^RK_CACHE_BITS entries of 32 bits, every
+ * one valid from the start: rk_u8_cache_prefill_colours writes the 2^RK_CACHE_BITS colours entry
+ * i is for (3 bytes each), and rk_u8_cache_prefill files the pass's codes for them (3 bytes each,
+ * in that order). rk_u8_cache_lookup looks up `count` (at most 65536) interleaved RGB pixels of `in`:
  * a hit's three output codes go to `out` (which may be `in`); the misses are listed, their pixels
  * packed into `miss_px` (3 bytes each) and their indices into `miss_at`, and counted in the
  * return value (their bytes of `out` are left for rk_u8_cache_fill). rk_u8_cache_fill files the
  * misses' output codes `miss_out` (3 bytes each, as the pass gave them) in the cache and writes
  * them to `out` at their indices. A hit returns what was filed for that colour. */
-#define RK_CACHE_BITS 17
+#define RK_CACHE_BITS 16
 #define RK_CACHE_MIX 0x9E3779B1u
 int rk_u8_cache_supported(void);
 int rk_u8_cache_lookup(const uint8_t *in, int count, const uint32_t *cache, uint8_t *out, uint8_t *miss_px, uint16_t *miss_at);
@@ -99,6 +101,8 @@ int rk_u8_cache_lookup_without_avx512(const uint8_t *in, int count, const uint32
                                       uint16_t *miss_at);
 void rk_u8_cache_fill(const uint8_t *miss_px, const uint8_t *miss_out, const uint16_t *miss_at, int misses, uint32_t *cache,
                       uint8_t *out);
+void rk_u8_cache_prefill_colours(uint8_t *px);
+void rk_u8_cache_prefill(uint32_t *cache, const uint8_t *codes);
 
 /* out = m·rgb + bias on `count` pixels of three planes `tile` floats apart, in place; `m` is
  * row-major 3×4 (the 4th column the bias). */
