@@ -62,6 +62,11 @@ public final class PixelCache {
     /// Rows the cache takes: up to 65,536 pixels (the misses' indices are 16-bit); a wider row
     /// runs without it.
     static let widest = 1 << 16
+    /// Images the cache is for: at least 16 times the colours it starts with (a million pixels),
+    /// so that rendering those (`prefilled`) costs at most a sixteenth of the pass.
+    public static func worthIt(width: Int, height: Int) -> Bool {
+        supported && width <= widest && width * height >= 16 << Int(RK_CACHE_BITS)
+    }
 
     /// Room for the misses of a row of `pixels` (at most `widest`).
     func reserve(_ pixels: Int) {

@@ -207,7 +207,7 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
             out += last ? "    store table (→ 8-bit code): " + (tail.isEmpty ? "×255" : tailText) + "\n"
                 : tail.isEmpty ? "    store floats\n" : "    per pixel: " + tailText + ", then store floats\n"
             if first && last && PointProgram.cachesColours(pass.steps.map(\.kernel)) {
-                out += "    colour cache (8-bit photos): each thread keeps the codes of the colours it rendered; the steps run on the others\n"
+                out += "    colour cache (8-bit photos of a megapixel or more): each thread keeps the codes of the colours it rendered; the steps run on the others\n"
             }
         }
         return out

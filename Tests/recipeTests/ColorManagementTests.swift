@@ -268,16 +268,23 @@ struct ColorManagementTests: CLITest {
 
     /// (Also across runs: the built-in profiles an output carries have a fixed creation date.)
     /// The second recipe is one fused pass from the decoder's codes to the encoder's, which keeps
-    /// a colour cache a thread (`PixelCache`) where the CPU has AVX-512 VBMI.
+    /// a colour cache a thread (`PixelCache`) where the CPU has AVX-512 VBMI, on a photo of a
+    /// megapixel or more: the P3 photo twice as large (1536×1024).
     @Test("a P3 photo through a recipe gives the same bytes on 1, 2 and 3 threads, to sRGB and kept",
           arguments: ["  - contrast: 1.2\n  - sharpen: 0.6\n  - vignette: 0.3\n", "  - exposure: 0.25\n  - contrast: 1.15\n  - saturation: 1.3\n"])
     func threads(_ stages: String) throws {
         guard let vips = vips() else { return }
         let dir = TestPaths.temporaryDirectory("colour-threads")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let photo = try p3Photo(vips, in: dir)
+        var photo = try p3Photo(vips, in: dir)
         let recipePath = dir.appendingPathComponent("r.recipe.yaml").path
         try ("format: dev.recipe.edit\nversion: 1.1\nstages:\n" + stages).write(toFile: recipePath, atomically: true, encoding: .utf8)
+        if stages.contains("saturation") {
+            let large = dir.appendingPathComponent("p3-large.png").path
+            try run(vips, ["resize", photo, large, "2"])
+            photo = large
+            #expect(PixelCache.worthIt(width: 1536, height: 1024) == PixelCache.supported)
+        }
         if stages.contains("saturation") && PixelCache.supported {
             let plan = try ok(["explain", recipePath, "--photo", photo, "--profile", "srgb"])
             #expect(plan.contains("colour cache"), "the point-only recipe should take the colour cache: \(plan)")
