@@ -315,8 +315,18 @@ public struct PointProgram: Sendable {
     /// Whether a fused pass of `steps` from 8-bit rows to 8-bit rows keeps a colour cache (see
     /// `cachesColours`), without building the program.
     public static func cachesColours(_ steps: [PointStep]) -> Bool {
-        guard PixelCache.supported, !steps.contains(where: \.readsPosition) else { return false }
-        return bodyRuns(split(steps).1).contains { run in
+        PixelCache.supported && !steps.contains(where: \.readsPosition) && hasDearBody(bodyRuns(split(steps).1))
+    }
+
+    /// Whether a pass over `width`×`height` 8-bit rows (`from`) to `to` rows takes a colour
+    /// cache a thread: `PointStage` makes them on this answer and the memory estimate counts them.
+    public func cachesColours(from: SampleType, to: SampleType, width: Int, height: Int) -> Bool {
+        cachesColours && from == .uint8 && to == .uint8 && PixelCache.worthIt(width: width, height: height)
+    }
+
+    /// A body dearer than a colour cache's lookup: a run of curves, a 3D LUT, an lcms2 conversion.
+    static func hasDearBody(_ runs: [BodyRun]) -> Bool {
+        runs.contains { run in
             switch run {
             case .tables: true
             case .step(.lut), .step(.colorTransform): true
@@ -421,7 +431,7 @@ public struct PointProgram: Sendable {
         tailTables = tail.isEmpty ? nil : ChannelTables.Lazy(steps: tail)
         bodyRuns = tables ? Self.bodyRuns(body) : body.map { .step($0) }
         runsInRows = body.allSatisfy(Self.runsInRows)
-        cachesColours = tables && Self.cachesColours(steps)
+        cachesColours = tables && PixelCache.supported && !steps.contains(where: \.readsPosition) && Self.hasDearBody(bodyRuns)
         storeDirect = tail.isEmpty
         guard tables else {
             loadTable = []
@@ -680,7 +690,7 @@ public struct PointProgram: Sendable {
 
     /// Runs the program on `pixels` interleaved RGB 8-bit pixels of image row `y`, in place
     /// (or from `input` when given). With a `cache` (the calling thread's, used where
-    /// `cachesColours`), a tile's colours found there take their codes from it and the steps
+    /// `cachesColours`), the row's colours found there take their codes from it and the steps
     /// run on the others alone: the same bytes.
     public func run(_ row: UnsafeMutablePointer<UInt8>, pixels: Int, y: Int = 0, input: UnsafePointer<UInt8>? = nil,
                     cache: PixelCache? = nil) {
@@ -691,52 +701,41 @@ public struct PointProgram: Sendable {
             loadTable.withUnsafeBufferPointer { load in
                 loadBytes.withUnsafeBufferPointer { bytes in
                     withStoreTables { store, search in
-                        if let cache, pixels <= PixelCache.widest, cache.looksUp(pixels) {
-                            if !cache.prefilled {
-                                // Every entry starts valid: the codes of the colours the entries are
-                                // for, rendered here (65,536 pixels).
-                                let count = 1 << Int(RK_CACHE_BITS)
-                                let colours = UnsafeMutablePointer<UInt8>.allocate(capacity: 6 * count), codes = colours + 3 * count
-                                defer { colours.deallocate() }
-                                rk_u8_cache_prefill_colours(colours)
-                                var start = 0
-                                while start < count {
-                                    let n = min(Self.tile, count - start)
-                                    rk_u8_load_bytes(colours + 3 * start, bytes.baseAddress!, load.baseAddress!, planes, Int32(Self.tile), Int32(n))
-                                    Self.runBody(body, planes, n, x: 0, y: y)
-                                    self.store(store, search, planes, n, codes + 3 * start)
-                                    start += n
-                                }
-                                rk_u8_cache_prefill(cache.entries, codes)
-                                cache.prefilled = true
-                            }
-                            // The row looked up, then its misses run through the steps in tiles
-                            // of their own (full tiles: the kernels' fast paths), then filed.
-                            cache.reserve(pixels)
-                            let source = UnsafePointer(input ?? UnsafePointer(row))
-                            let misses = Int(rk_u8_cache_lookup(source, Int32(pixels), cache.entries, row, cache.missPixels, cache.missIndices))
-                            cache.record(pixels, missed: misses)
+                        // `count` pixels from `source` through load, body and store into `output`,
+                        // a tile at a time; pixel k at column x + k.
+                        func pass(_ source: UnsafePointer<UInt8>, _ output: UnsafeMutablePointer<UInt8>, _ count: Int, x: Int) {
                             var start = 0
-                            while start < misses {
-                                let n = min(Self.tile, misses - start)
-                                rk_u8_load_bytes(cache.missPixels + 3 * start, bytes.baseAddress!, load.baseAddress!, planes, Int32(Self.tile), Int32(n))
-                                Self.runBody(body, planes, n, x: 0, y: y)
-                                self.store(store, search, planes, n, cache.missOutput + 3 * start)
+                            while start < count {
+                                let n = min(Self.tile, count - start)
+                                rk_u8_load_bytes(source + 3 * start, bytes.baseAddress!, load.baseAddress!, planes, Int32(Self.tile), Int32(n))
+                                Self.runBody(body, planes, n, x: x + start, y: y)
+                                self.store(store, search, planes, n, output + 3 * start)
                                 start += n
                             }
-                            rk_u8_cache_fill(cache.missPixels, cache.missOutput, cache.missIndices, Int32(misses), cache.entries, row)
+                        }
+                        let source = UnsafePointer(input ?? UnsafePointer(row))
+                        guard let cache, pixels <= PixelCache.widest, cache.looksUp(pixels) else {
+                            pass(source, row, pixels, x: 0)
                             return
                         }
-                        var start = 0
-                        while start < pixels {
-                            let n = min(Self.tile, pixels - start)
-                            let px = row + 3 * start
-                            let source = UnsafePointer(input ?? UnsafePointer(row)) + 3 * start
-                            rk_u8_load_bytes(source, bytes.baseAddress!, load.baseAddress!, planes, Int32(Self.tile), Int32(n))
-                            Self.runBody(body, planes, n, x: start, y: y)
-                            self.store(store, search, planes, n, px)
-                            start += n
+                        if !cache.prefilled {
+                            // Every entry starts valid: the codes of the colours the entries are
+                            // for, rendered here (65,536 pixels; no step reads the position).
+                            let count = 1 << Int(RK_CACHE_BITS)
+                            let colours = UnsafeMutablePointer<UInt8>.allocate(capacity: 6 * count), codes = colours + 3 * count
+                            defer { colours.deallocate() }
+                            rk_u8_cache_prefill_colours(colours)
+                            pass(colours, codes, count, x: 0)
+                            rk_u8_cache_prefill(cache.entries, codes)
+                            cache.prefilled = true
                         }
+                        // The row looked up, then its misses run through the steps packed into
+                        // full tiles (the kernels' fast paths), then filed.
+                        cache.reserve(pixels)
+                        let misses = Int(rk_u8_cache_lookup(source, Int32(pixels), cache.entries, row, cache.missPixels, cache.missIndices))
+                        cache.record(pixels, missed: misses)
+                        pass(cache.missPixels, cache.missOutput, misses, x: 0)
+                        rk_u8_cache_fill(cache.missPixels, cache.missOutput, cache.missIndices, Int32(misses), cache.entries, row)
                     }
                 }
             }

@@ -128,7 +128,7 @@ public final class PointStage: RowSource {
         }
         if programs.count == 1 {
             let program = programs[0]
-            if from == .uint8 && to == .uint8 && program.cachesColours && PixelCache.worthIt(width: width, height: height) {
+            if program.cachesColours(from: from, to: to, width: width, height: height) {
                 // Each worker its own cache, kept from strip to strip.
                 if caches.isEmpty { caches = (0..<(pool?.threads ?? 1)).map { _ in PixelCache() } }
                 let caches = self.caches

@@ -188,8 +188,8 @@ struct EstimateWalk {
         if !threaded { self.firstRow = max(self.firstRow, firstRow) }
         let builder = threaded && fused && firstRow > 0 ? WorkerThread.estimatedBytes : 0
         // A fused pass from 8-bit rows to 8-bit rows keeps a colour cache a thread.
-        let caches = fused && programs[0].cachesColours && rows.format.sampleType == .uint8 && output == .uint8
-            && PixelCache.worthIt(width: rows.width, height: rows.height) ? pointThreads * PixelCache.bytes(width: rows.width) : 0
+        let caches = fused && programs[0].cachesColours(from: rows.format.sampleType, to: output, width: rows.width, height: rows.height)
+            ? pointThreads * PixelCache.bytes(width: rows.width) : 0
         stage(what, bytes: tables.reduce(0) { $0 + $1.bytes } + (threaded ? firstRow : 0) + builder + caches, lookahead: 0, input: rows,
               work: rows.pixels * Double(max(1, steps)) + 1e7 * Double(tables.reduce(0) { $0 + $1.builds }))
         pending.append((what, rows, { (PointStage.footprint(width: rows.width, source: rows.format, output: output,
