@@ -54,6 +54,9 @@ let package = Package(
         // libheif's header only: CHeifLoader loads the library on first use (see its .c).
         .systemLibrary(name: "CHeif"),
         .target(name: "CHeifLoader", dependencies: ["CHeif", "CLibraryLoader"]),
+        // Camera raw files: LibRaw (libraw_r.so.20) behind a few C calls, loaded on the first raw
+        // file (its header only at build time: Debian's libraw-dev).
+        .target(name: "CRawLoader", dependencies: ["CLibraryLoader"]),
         // setjmp/longjmp traps: Swift cannot longjmp, so these few calls stay in C.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
@@ -67,7 +70,7 @@ let package = Package(
         .target(name: "RecipeKernels", dependencies: ["RecipeCore", "CKernelsSIMD"]),
         .target(
             name: "RecipeCodecs",
-            dependencies: ["RecipeCore", "RecipeKernels", "CJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CTIFF", "CTIFFLoader", "CWebP", "CHeif", "CHeifLoader"]),
+            dependencies: ["RecipeCore", "RecipeKernels", "CJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CTIFF", "CTIFFLoader", "CWebP", "CHeif", "CHeifLoader", "CRawLoader"]),
         .target(name: "RecipeRender", dependencies: ["RecipeCore", "RecipeKernels", "CKernelsSIMD"]),
         // Colour management: ICC profiles, lcms2 transforms, matrix-shaper constants for the kernels.
         .target(name: "RecipeColor", dependencies: ["RecipeCore", "CLCMS2"], exclude: ["README.md"]),
@@ -156,7 +159,7 @@ let package = Package(
         .testTarget(name: "RecipeBatchTests", dependencies: ["RecipeBatch", "TestSupport"]),
         .testTarget(name: "RecipePreviewTests", dependencies: ["RecipePreview", "RecipeSession", "RecipeCodecs", "RecipeCore", "TestSupport"]),
         .testTarget(name: "RecipeSessionTests", dependencies: ["RecipeSession", "RecipeCore", "TestSupport"]),
-        .testTarget(name: "recipeTests", dependencies: ["RecipeCodecs", "RecipeLanguage", "RecipeHistory", "RecipeBatch", "TestSupport"]),
+        .testTarget(name: "recipeTests", dependencies: ["RecipeCodecs", "RecipeColor", "RecipeLanguage", "RecipeHistory", "RecipeBatch", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

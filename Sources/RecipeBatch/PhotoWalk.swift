@@ -29,8 +29,8 @@ public struct PhotoWalk: Sendable {
     /// Folders never walked into (the output folder when it lies inside an input folder).
     public var skipFolders: [String] = []
 
-    /// Every extension the codecs read (`*.jpg`, `*.heic`, `*.tif`, … in any case).
-    public static let defaultInclude = ImageFileFormat.knownExtensions.map { Glob("*.\($0)", caseInsensitive: true) }
+    /// Every extension the codecs read (`*.jpg`, `*.heic`, `*.tif`, `*.cr2`, `*.dng`, … in any case).
+    public static let defaultInclude = (ImageFileFormat.knownExtensions + RawDetection.extensions).map { Glob("*.\($0)", caseInsensitive: true) }
 
     public init(include: [Glob], exclude: [Glob]) {
         self.include = include

@@ -61,6 +61,7 @@ public struct OutputEncoding: Sendable, Equatable {
         case .heif, .avif: "\(format.rawValue) quality \(heif.quality) lossless \(heif.lossless)"
         case .webp: "webp quality \(webp.quality) lossless \(webp.lossless) effort \(webp.effort)"
         case .tiff: "tiff compression \(tiff.compression.rawValue)"
+        case .raw: "camera raw (not written)"
         }
     }
 }
@@ -72,7 +73,7 @@ public enum ImageEncoders {
     /// 8 or 16 bits; HEIF and AVIF RGB(A), 16-bit rows for a deep photo (written as 10 bits).
     public static func pixelFormat(_ format: ImageFileFormat, for model: ColorModel, deep: Bool) -> PixelFormat {
         switch format {
-        case .jpeg: PixelFormat(model.withoutAlpha, .uint8)
+        case .jpeg, .raw: PixelFormat(model.withoutAlpha, .uint8)
         case .png, .tiff: PixelFormat(model, deep ? .uint16 : .uint8)
         case .webp: PixelFormat(model.hasAlpha ? .rgba : .rgb, .uint8)
         case .heif, .avif: PixelFormat(model.hasAlpha ? .rgba : .rgb, deep ? .uint16 : .uint8)
@@ -95,7 +96,7 @@ public enum ImageEncoders {
                                      encoding: OutputEncoding) -> Int {
         let pixelCount = width * height
         switch format {
-        case .jpeg:
+        case .jpeg, .raw:
             let whole = encoding.jpeg.progressive || encoding.jpeg.optimizeCoding
             let chroma = switch encoding.jpeg.subsampling {
             case .s420: 1
@@ -131,6 +132,8 @@ public enum ImageEncoders {
         case .tiff:
             return try TIFFEncoder(handle: handle, path: path, width: width, height: height, format: pixels, metadata: metadata,
                                    options: encoding.tiff)
+        case .raw:
+            throw ImageError(.writeFailed, path: path, "camera raw files are read, never written: name a .jpg, .png, .tif, .webp, .heic or .avif output")
         }
     }
 }

@@ -10,6 +10,8 @@ public enum ImageFileFormat: String, Sendable, CaseIterable {
     case heif = "HEIF"
     /// HEIF with AV1 images.
     case avif = "AVIF"
+    /// A camera's raw sensor data (DNG, CR2, NEF, …), read through LibRaw: input only.
+    case raw = "camera raw"
 
     /// How many leading bytes `sniff` wants (a HEIF names its brands in its first box).
     public static let sniffLength = 64
@@ -79,6 +81,7 @@ public enum ImageFileFormat: String, Sendable, CaseIterable {
         case .webp: "webp"
         case .heif: "heic"
         case .avif: "avif"
+        case .raw: "jpg"  // a raw is never written: its renders are JPEGs unless asked otherwise
         }
     }
 
@@ -103,6 +106,8 @@ public struct ImageInfo: Sendable {
     /// Format-specific facts for `recipe info` (chroma subsampling, entropy coding, gamma …).
     public var details: [(label: String, value: String)] = []
     public var metadata: ImageMetadata
+    /// A camera raw file's camera, mosaic and colour (nil for other formats).
+    public var raw: RawImageInfo?
 
     /// Orientation from EXIF.
     public var orientation: Orientation { metadata.orientation }
@@ -118,13 +123,18 @@ public struct DecodeOptions: Sendable {
     public var allowDamaged: Bool = false
     /// Progressive JPEGs with more scans than this are refused (a CPU-exhaustion guard).
     public var maxProgressiveScans: Int = 1000
+    /// How a camera raw file is developed (the recipe's `develop` stage; other formats ignore it).
+    public var develop = RawDevelop()
+    /// LibRaw's own limit on what it allocates for a raw file's data (its default, 2 GiB).
+    public var maxRawMemory: Int = 2 << 30
 
     /// 2^28 pixels (about 268 MP): a 16384×16384 image, beyond any camera sold today.
     public static let defaultMaxPixels = 1 << 28
 
-    public init(maxPixels: Int = DecodeOptions.defaultMaxPixels, allowDamaged: Bool = false) {
+    public init(maxPixels: Int = DecodeOptions.defaultMaxPixels, allowDamaged: Bool = false, develop: RawDevelop = RawDevelop()) {
         self.maxPixels = maxPixels
         self.allowDamaged = allowDamaged
+        self.develop = develop
     }
 }
 
@@ -175,7 +185,13 @@ public enum ImageDecoders {
         case .heif: return try HEIFDecoder(path: path, options: options, format: .heif)
         case .avif: return try HEIFDecoder(path: path, options: options, format: .avif)
         case .webp: return try WebPDecoder(path: path, options: options)
-        case .tiff: return try TIFFDecoder(path: path, options: options)
+        case .tiff:
+            // DNG, CR2, NEF, ARW, PEF … are TIFF files: LibRaw reads those, libtiff the rest.
+            if RawDetection.isRawTIFF(try InputFile.prefix(path, count: RawDetection.probeLength)) {
+                return try RawDecoder(path: path, options: options)
+            }
+            return try TIFFDecoder(path: path, options: options)
+        case .raw: return try RawDecoder(path: path, options: options)
         case nil where head.count >= 4 && head.starts(with: [0xFF, 0xD8]):
             // A JPEG's start-of-image marker, then no marker where one must begin.
             throw ImageError(.corrupt, path: path, "damaged JPEG: no marker at byte 2, after the start-of-image marker "
@@ -183,8 +199,14 @@ public enum ImageDecoders {
         case nil where head.starts(with: [0x89, 0x50, 0x4E, 0x47]) || head.dropFirst().starts(with: [0x50, 0x4E, 0x47, 0x0D]):
             throw ImageError(.corrupt, path: path, "damaged PNG signature (was the file copied in text mode?)")
         case nil:
-            let shown = head.prefix(4).map { hexByte($0) }.joined(separator: " ")
-            throw ImageError(.corrupt, path: path, "not an image recipe reads: JPEG, PNG, TIFF, WebP, HEIF or AVIF (starts with \(shown))")
+            // The raw formats with magic of their own (ORF, RW2, RAF, CR3, MRW, QuickTake, …):
+            // LibRaw recognises them by content, or says it cannot.
+            do {
+                return try RawDecoder(path: path, options: options)
+            } catch where error.kind == .unsupported && error.reason.hasPrefix("not a raw format") {
+                let shown = head.prefix(4).map { hexByte($0) }.joined(separator: " ")
+                throw ImageError(.corrupt, path: path, "not an image recipe reads: JPEG, PNG, TIFF, WebP, HEIF, AVIF or a camera raw format (starts with \(shown))")
+            }
         }
     }
 }

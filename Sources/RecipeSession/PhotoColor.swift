@@ -76,7 +76,12 @@ package struct PhotoColor: Sendable {
     package var cmyk: ColorProfile?
 
     /// Reads the photo's colour from `info` and plans the conversions to `output`.
-    package init(photo: String, info: ImageInfo, output choice: OutputProfile = .keep, intent: RenderingIntent = .relative) throws {
+    package init(photo: String, info: ImageInfo, output choice: OutputProfile = .keep, intent: RenderingIntent = .relative,
+                 develop: RawDevelop? = nil) throws {
+        if let raw = info.raw {
+            self = try Self.raw(raw, develop: develop ?? RawDevelop(), output: choice, intent: intent, info: info, photo: photo)
+            return
+        }
         (source, sourceName, warnings) = Self.sourceProfile(photo: photo, info: info)
         if let profile = source, profile.colorModel == .cmyk {
             cmyk = profile

@@ -31,6 +31,8 @@ package struct PlannedRender: Sendable {
     package var color: PhotoColor? = nil
     /// The recipes it renders, as messages name them (`look.recipe.yaml`, `base + film`).
     package var recipeName: String? = nil
+    /// How a camera raw photo is developed (the recipe's `develop` stage; nil: the defaults).
+    package var develop: RawDevelop? = nil
 
     package init(stages: [RenderStage], sourceSize: (width: Int, height: Int)?, finalSize: (width: Int, height: Int)? = nil,
                  sourceKernel: ResampleKernel = .lanczos3, sourceIsReducedDecode: Bool = false, color: PhotoColor? = nil) {
@@ -100,14 +102,22 @@ package enum RecipePlanning {
         options.overrides = overrides
         if text != nil { options.limits.maxBytes = Sidecar.maxBytes }
         var photoGeometry: PhotoGeometry?
-        let decoder = try? ImageDecoders.open(photo)
+        var decoder = try? ImageDecoders.open(photo)
         if let decoder {
             photoGeometry = PhotoGeometry(decoder.info, supported: decoder.supportedScaleDenominators)
             options.sourceSize = CanvasSize(width: photoGeometry!.upright.width, height: photoGeometry!.upright.height)
         }
         // A sidecar's text comes already read (and edited); a recipe file is read here.
-        let checked = text.map { RecipeChecker.check(SourceFile(path: recipe, text: $0), options: options) }
+        var checked = text.map { RecipeChecker.check(SourceFile(path: recipe, text: $0), options: options) }
             ?? RecipeChecker.load(path: recipe, options: options)
+        // A raw developed at half size is a photo of half the size: checked again for that size.
+        if decoder?.info.raw != nil, let develop = checked.graph?.develop, develop.demosaic == .halfSize,
+           let reopened = try? ImageDecoders.open(photo, options: DecodeOptions(develop: develop)) {
+            decoder = reopened
+            photoGeometry = PhotoGeometry(reopened.info, supported: reopened.supportedScaleDenominators)
+            options.sourceSize = CanvasSize(width: photoGeometry!.upright.width, height: photoGeometry!.upright.height)
+            checked = RecipeChecker.check(checked.file, options: options)
+        }
         for d in checked.diagnostics { Console.printError(DiagnosticPrinter.render(d, source: checked.file)) }
         guard let graph = checked.graph else {
             if checked.isForeign { Console.error("\(recipe): foreign adjustment data; this build cannot render it") }
@@ -130,12 +140,13 @@ package enum RecipePlanning {
                              info: ImageInfo?, geometry photoGeometry: PhotoGeometry?, size: RenderSize, fuse: Bool,
                              profile: OutputProfile? = nil, intent: RenderingIntent? = nil) throws -> PlannedRender {
         let chosen = output(profile, intent, recipe: recipeOutput)
-        let color = try info.map { try PhotoColor(photo: photo, info: $0, output: chosen.profile, intent: chosen.intent) }
+        let color = try info.map { try PhotoColor(photo: photo, info: $0, output: chosen.profile, intent: chosen.intent, develop: graph.develop) }
         var planned = try plan(graph, size: size, fuse: fuse, readFile: fileReader(for: recipe), photo: photoGeometry,
                                color: color.map { colorEnds($0, graph) } ?? ColorEndpoints())
         if photoGeometry == nil { planned.sourceSize = nil }
         planned.color = color
         planned.recipeName = recipe
+        planned.develop = graph.develop
         return planned
     }
 

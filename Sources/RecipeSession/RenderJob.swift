@@ -100,6 +100,7 @@ package struct RenderJob {
         sourceKernel = planned.sourceKernel
         sourceIsReducedDecode = planned.sourceIsReducedDecode
         color = planned.color
+        if let develop = planned.develop { decode.develop = develop }
     }
 
     package struct Outcome {
@@ -170,7 +171,7 @@ package struct RenderJob {
         }
         let decoder = try openDecoder?() ?? ImageDecoders.open(input, options: decode)
         let info = decoder.info
-        let color = try self.color ?? PhotoColor(photo: input, info: info, output: profile, intent: intent)
+        let color = try self.color ?? PhotoColor(photo: input, info: info, output: profile, intent: intent, develop: decode.develop)
         let setup = try setup(info, supportedScaleDenominators: decoder.supportedScaleDenominators, color: color)
         let estimate = estimate(decoder, color: color, setup: setup)
         if estimate.bytes > memoryBudget.perRender {

@@ -701,11 +701,14 @@ extension GeneratedRecipesTests {
                 input = target.id
                 primaryLineage = target.lineage
             }
-            var spec = rng.pick(Operations.all)
+            // `develop` stands only first, with one way of giving its white balance (R226, R217):
+            // RawTests and the fixtures check it; here it would make most recipes invalid.
+            let ops = Operations.all.filter { $0.opClass != .develop }
+            var spec = rng.pick(ops)
             var params: [(String, String)]
             while true {
                 if let p = parameters(spec, primaryLineage: primaryLineage) { params = p; break }
-                spec = rng.pick(Operations.all)
+                spec = rng.pick(ops)
             }
             params = rng.shuffled(params).map { ($0.0, maybeKnob($0.1, spec.param($0.0)!)) }
             let enabled = rng.chance(0.12) ? false : nil as Bool?
@@ -832,7 +835,7 @@ struct GeneratedRecipesTests {
         #expect(recipes == Self.generate(), "same seed, different recipes")
         #expect(Set(recipes).count > Self.count * 9 / 10, "too many duplicates")
         let all = recipes.joined()
-        for op in Operations.all { #expect(all.contains("- \(op.name):") || all.contains("    \(op.name):"), "no `\(op.name)` stage") }
+        for op in Operations.all where op.opClass != .develop { #expect(all.contains("- \(op.name):") || all.contains("    \(op.name):"), "no `\(op.name)` stage") }
         for mask in Operations.masks { #expect(all.contains("{\(mask.name): {") || all.contains("  \(mask.name):\n"), "no \(mask.name) mask") }
         let forms = ["input: ", "enabled: false", "params:", ": $", "{default: ", "px", "%", "deg", "\"#", "'#", "# comment",
                      "e-2", ": +", "\n\n", ": {\n", "    mask:", "note: ", "invert:\n", "version: '1.1'"]

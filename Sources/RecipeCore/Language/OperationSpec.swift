@@ -10,6 +10,9 @@ public enum OperationClass: String, Sendable, Hashable, CaseIterable {
     case geometric
     /// Reads more than one image (blend).
     case composite
+    /// How a camera raw file becomes pixels (`develop`): run by the raw decoder before every
+    /// other stage, ignored for other photos.
+    case develop = "raw develop"
 }
 
 /// The colour encoding an operation works in; the planner inserts conversions between them.

@@ -725,6 +725,8 @@ struct Checker {
             return outputOf[target]
         }
 
+        var developStage: Int?
+        var firstEdit: Int?
         for d in drafts {
             if let activeBase, d.index <= activeBase { continue }
             if d.base != nil {
@@ -741,6 +743,23 @@ struct Checker {
                 if case .stageRef(let ref)? = d.params[name] {
                     let range = d.paramRanges[name] ?? d.opRange ?? d.range
                     if let node = resolve(ref, at: range, from: d.index, what: "`\(name)`") { inputs.append(node) } else { broken = true }
+                }
+            }
+            if d.enabled, !d.broken, let spec = d.op {
+                // The raw develop makes the photo's pixels: nothing can come before it.
+                if spec.opClass == .develop {
+                    if let first = developStage {
+                        error(.misplacedDevelop, "a second `develop` stage: stage \(first) already develops the photo", d.opRange,
+                              notes: [.init("a recipe has one develop; put every raw setting in it")])
+                        broken = true
+                    } else if let earlier = firstEdit {
+                        error(.misplacedDevelop, "`develop` must be the first stage: stage \(earlier) edits the photo before it", d.opRange,
+                              notes: [.init("the develop makes the pixels every other stage works on; move it to the top of `stages`")])
+                        broken = true
+                    }
+                    developStage = developStage ?? d.index
+                } else if firstEdit == nil {
+                    firstEdit = d.index
                 }
             }
             guard d.enabled, !d.broken, let spec = d.op, !broken else {

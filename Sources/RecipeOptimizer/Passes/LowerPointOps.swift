@@ -55,7 +55,7 @@ enum LowerPointOps {
             return (wanted, false)
         }
         let before = [0] + path[..<first]
-        if before.dropFirst().allSatisfy({ nodes[$0].op == "orient" }) { return (wanted, false) }
+        if before.dropFirst().allSatisfy({ nodes[$0].op == "orient" || nodes[$0].opClass == .develop }) { return (wanted, false) }
         let full = nodes[0].size
         guard let reduced = reduction(wanted), reduced.width < full.width else {
             for id in before { scales[id] = 1 }
@@ -170,6 +170,7 @@ enum LowerPointOps {
             // Below full size a Gaussian's σ is the full-size blur seen on a coarser grid.
             let gaussian: GaussianBlur.Kernel = scale < 1 ? .bandLimited : .sampled
             if node.op == "orient", node.params["mode"] == .choice("auto") { return }  // photos are oriented on decode
+            if node.opClass == .develop { return }  // the raw decoder develops; other photos ignore it
             if node.op == "orient" {
                 throw PlanError("\(origin): `mode: none` is not rendered by this build: photos are always turned upright on decode", range: node.range)
             }

@@ -204,7 +204,8 @@ struct BatchRun {
             // A stat per photo, only when a flag asks about sidecars.
             let edited = (onlyEdited || withSidecars) && Paths.isFile(sidecarPath)
             if onlyEdited, !edited { continue }
-            let ext = format.fileFormat?.preferredExtension
+            // A raw is never written: `--format same` makes it a JPEG.
+            let ext = format.fileFormat?.preferredExtension ?? (RawDetection.hasRawExtension(photo.relative) ? "jpg" : nil)
             guard let output = template.path(for: photo.relative, ext: ext, recipe: recipeLabel) else {
                 items.append(Item(photo: photo, output: photo.relative, outputPath: "", recipeSHA256: baseSHA,
                                   problem: "the name template `\(template.template)` takes it outside the output folder"))

@@ -116,12 +116,12 @@ struct RecipeChain: Sendable {
     /// the whole chain to the final output.
     func plan(source: String, sidecar: Sidecar?, size: RenderSize, fuse: Bool, profile: OutputProfile? = nil,
               intent: RenderingIntent? = nil) throws(Failure) -> PlannedRender {
-        guard let decoder = try? ImageDecoders.open(source) else {
+        guard var decoder = try? ImageDecoders.open(source) else {
             // The render itself reports why the photo cannot be read.
             return PlannedRender(stages: [], sourceSize: nil)
         }
-        let photo = PhotoGeometry(decoder.info, supported: decoder.supportedScaleDenominators)
-        let color: PhotoColor
+        var photo = PhotoGeometry(decoder.info, supported: decoder.supportedScaleDenominators)
+        var color: PhotoColor
         let chosen = RecipePlanning.output(profile, intent, recipe: output)
         do { color = try PhotoColor(photo: source, info: decoder.info, output: chosen.profile, intent: chosen.intent) } catch {
             throw Failure(description: "\(error)")
@@ -132,15 +132,47 @@ struct RecipeChain: Sendable {
         let meta = decoder.info.metadata
         let colorKey = "\(color.sourceName) \(meta.icc?.hashValue ?? 0) \(meta.pngGamma ?? 0) \(meta.pngSRGBIntent ?? -1)"
         let cacheKey = "\(upright.width)x\(upright.height) \(photo.stored.width)x\(photo.stored.height) \(photo.supportedScaleDenominators) \(size) \(fuse) \(colorKey)"
-        if sidecar == nil, var cached = cache[cacheKey] {
+        // A raw's colour depends on its develop (each photo's white balance): planned each time.
+        let isRaw = decoder.info.raw != nil
+        if sidecar == nil, !isRaw, var cached = cache[cacheKey] {
             cached.color = color  // the same conversions; this photo's name on its warnings
             return cached
         }
-        var current = CanvasSize(width: upright.width, height: upright.height)
-        var graph: FilterGraph?
         var steps: [(path: String, text: String, overrides: [String: String], maxBytes: Int?)] = []
         if let sidecar { steps.append((sidecar.path, sidecar.text, [:], Sidecar.maxBytes)) }
         steps += links.map { ($0.path, $0.text, $0.overrides, nil) }
+        var graph = try composed(steps, size: CanvasSize(width: upright.width, height: upright.height))
+        if isRaw, let develop = graph?.develop {
+            // A raw developed at half size is a photo of half the size: checked again for it.
+            if develop.demosaic == .halfSize, let reopened = try? ImageDecoders.open(source, options: DecodeOptions(develop: develop)) {
+                decoder = reopened
+                photo = PhotoGeometry(reopened.info, supported: reopened.supportedScaleDenominators)
+                graph = try composed(steps, size: CanvasSize(width: photo.upright.width, height: photo.upright.height))
+            }
+            do { color = try PhotoColor(photo: source, info: decoder.info, output: chosen.profile, intent: chosen.intent, develop: develop) } catch {
+                throw Failure(description: "\(error)")
+            }
+        }
+        guard let graph else { return PlannedRender(stages: [], sourceSize: nil, color: color) }
+        var planned: PlannedRender
+        do {
+            planned = try RecipePlanning.plan(graph, size: size, fuse: fuse, readFile: RecipePlanning.fileReader(for: "/"), photo: photo,
+                                              color: RecipePlanning.colorEnds(color, graph))
+            planned.color = color
+            planned.develop = graph.develop
+            planned.recipeName = steps.map { Paths.name(of: $0.path) }.joined(separator: " + ")
+        } catch {
+            throw Failure(description: RecipePlanning.position(error.range, else: "") + error.message)
+        }
+        if sidecar == nil, !isRaw { cache[cacheKey] = planned }
+        return planned
+    }
+
+    /// The graphs of `steps` checked for a photo of `size` and composed, each reading the last's output.
+    private func composed(_ steps: [(path: String, text: String, overrides: [String: String], maxBytes: Int?)], size: CanvasSize)
+        throws(Failure) -> FilterGraph? {
+        var current = size
+        var graph: FilterGraph?
         for step in steps {
             var options = CheckOptions()
             options.overrides = step.overrides
@@ -155,18 +187,7 @@ struct RecipeChain: Sendable {
             graph = graph.map { Self.compose($0, then: absolute) } ?? absolute
             current = absolute.nodes[absolute.output].size
         }
-        guard let graph else { return PlannedRender(stages: [], sourceSize: nil, color: color) }
-        var planned: PlannedRender
-        do {
-            planned = try RecipePlanning.plan(graph, size: size, fuse: fuse, readFile: RecipePlanning.fileReader(for: "/"), photo: photo,
-                                              color: RecipePlanning.colorEnds(color, graph))
-            planned.color = color
-            planned.recipeName = steps.map { Paths.name(of: $0.path) }.joined(separator: " + ")
-        } catch {
-            throw Failure(description: RecipePlanning.position(error.range, else: "") + error.message)
-        }
-        if sidecar == nil { cache[cacheKey] = planned }
-        return planned
+        return graph
     }
 }
 

@@ -43,7 +43,7 @@ struct Render: ParsableCommand {
               recipe render scan.png -o web.jpg --size 1600 --quality 82
             """)
 
-    @Argument(help: "The photo to render (JPEG, PNG, TIFF, WebP, HEIC/HEIF or AVIF).")
+    @Argument(help: "The photo to render (JPEG, PNG, TIFF, WebP, HEIC/HEIF, AVIF or a camera raw file).")
     var photo: String
 
     @Option(help: "The recipe to apply (checked first; the engine renders point operations so far).")

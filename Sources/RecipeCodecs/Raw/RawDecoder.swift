@@ -1,0 +1,328 @@
+internal import CRawLoader
+import RecipeCore
+import RecipeKernels
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Camera raw files (DNG, CR2, NEF, ARW, RAF, ORF, RW2, PEF, QuickTake, … every format LibRaw 0.20
+/// opens), developed by LibRaw into linear, white-balanced camera RGB.
+///
+/// The header is read at `init` (no pixel unpacked); `start` unpacks the mosaic and develops it
+/// with the recipe's `develop` settings (`DecodeOptions.develop`): black and white levels, white
+/// balance, demosaic, highlights. Rows come out as 16-bit camera RGB, linear, the white level of
+/// the least-multiplied channel at `65535 / headroom`; the camera matrix (`RawColor`) takes them
+/// to the working space in the first point pass, in float, so nothing of a wide colour clips.
+///
+/// ```swift
+/// let raw = try RawDecoder(path: "IMG_0001.CR2", options: DecodeOptions())
+/// raw.info.raw?.model            // "EOS 550D"
+/// try raw.start(scaleDenominator: 2)   // half size: each 2×2 cell of the mosaic is a pixel
+/// ```
+public final class RawDecoder: ImageDecoder {
+    public let path: String
+    public private(set) var info: ImageInfo
+    public private(set) var warnings: [ImageWarning] = []
+    public private(set) var width: Int
+    public private(set) var height: Int
+    public let format = PixelFormat(.rgb, .uint16)
+    /// Half size decodes each 2×2 cell of the mosaic as one pixel (LibRaw's `half_size`), with no
+    /// demosaic: a quarter of the pixels at a fifth of the time.
+    public var supportedScaleDenominators: [Int] { options.develop.demosaic == .halfSize || info.raw?.cfa.isEmpty != false ? [1] : [1, 2] }
+    private let options: DecodeOptions
+    private var handle: OpaquePointer?
+    private var image: UnsafePointer<UInt16>?
+    private var nextRow = 0
+    /// What the samples are multiplied by to put them on the scale `headroom` promises.
+    private var rescale = 1.0
+
+    public init(path: String, options: DecodeOptions) throws(ImageError) {
+        self.path = path
+        self.options = options
+        var message: UnsafePointer<CChar>?
+        guard rcp_raw_load(&message) == 1 else {
+            throw ImageError(.unsupported, path: path, "camera raw files need LibRaw (libraw_r.so.20, Debian's libraw20), which cannot be loaded: \(message.map { String(cString: $0) } ?? "?")")
+        }
+        var c = rcp_raw_info()
+        var code: Int32 = 0
+        guard let opened = rcp_raw_open(path, &c, &code) else {
+            throw Self.openError(code, info: c, path: path)
+        }
+        handle = opened
+        let raw = Self.rawInfo(c)
+        guard c.width > 0, c.height > 0 else {
+            rcp_raw_close(handle)
+            handle = nil
+            throw ImageError(.corrupt, path: path, "\(raw.camera): the raw file declares no image (\(c.width)×\(c.height))")
+        }
+        let (w, h) = options.develop.demosaic == .halfSize && c.filters != 0 ? ((Int(c.width) + 1) / 2, (Int(c.height) + 1) / 2)
+                                                                               : (Int(c.width), Int(c.height))
+        width = w
+        height = h
+        var metadata = ImageMetadata()
+        metadata.orientation = Self.orientation(libRawFlip: Int(c.flip))
+        info = ImageInfo(format: .raw, width: w, height: h, colorModel: .rgb, bitDepth: 16,
+                         fileColorSpace: "camera RGB" + (raw.cfa.isEmpty ? "" : " (\(raw.cfa) Bayer mosaic)"),
+                         progressive: false, details: [], metadata: metadata)
+        info.raw = raw
+        info.details = Self.details(raw)
+        let pixels = Int(c.raw_width) * Int(c.raw_height)
+        guard pixels <= options.maxPixels, w * h <= options.maxPixels else {
+            rcp_raw_close(handle)
+            handle = nil
+            throw ImageError(.tooLarge, path: path, "\(raw.camera): \(c.raw_width)×\(c.raw_height) sensor is over the limit of \(options.maxPixels) pixels")
+        }
+    }
+
+    deinit { rcp_raw_close(handle) }
+
+    /// The camera in words, for messages: "Canon EOS 550D", or "an unidentified camera".
+    static func camera(make: String, model: String) -> String {
+        let name = model.hasPrefix(make) ? model : [make, model].filter { !$0.isEmpty }.joined(separator: " ")
+        return name.isEmpty ? "raw file of an unidentified camera" : name
+    }
+
+    private static func string<T>(_ tuple: T) -> String {
+        withUnsafeBytes(of: tuple) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+
+    static func rawInfo(_ c: rcp_raw_info) -> RawImageInfo {
+        let m = [c.cam_mul.0, c.cam_mul.1, c.cam_mul.2].map(Double.init)
+        let d = [c.pre_mul.0, c.pre_mul.1, c.pre_mul.2].map(Double.init)
+        func normalised(_ v: [Double]) -> [Double]? {
+            guard v.allSatisfy({ $0 > 0 && $0.isFinite }), v[1] > 0 else { return nil }
+            return v.map { $0 / v[1] }
+        }
+        let x = c.cam_xyz
+        let xyz = [x.0.0, x.0.1, x.0.2, x.1.0, x.1.1, x.1.2, x.2.0, x.2.1, x.2.2].map(Double.init)
+        let r = c.rgb_cam
+        let rgb = [r.0.0, r.0.1, r.0.2, r.1.0, r.1.1, r.1.2, r.2.0, r.2.1, r.2.2].map(Double.init)
+        let formats = [1: "JPEG", 2: "8-bit bitmap", 3: "16-bit bitmap", 4: "layered bitmap", 5: "Rollei bitmap"]
+        let dng = c.dng_version
+        return RawImageInfo(
+            make: string(c.make), model: string(c.model), lens: string(c.lens), decoder: string(c.decoder),
+            rawWidth: Int(c.raw_width), rawHeight: Int(c.raw_height), colors: Int(c.colors), cfa: string(c.cfa),
+            black: Int(c.black), white: Int(c.maximum),
+            asShot: normalised(m), daylight: normalised(d) ?? [1, 1, 1], xyzToCamera: xyz, libRawCameraToSRGB: rgb,
+            dngVersion: dng == 0 ? nil : "\(dng >> 24).\(dng >> 16 & 255).\(dng >> 8 & 255).\(dng & 255)",
+            baselineExposure: Double(c.baseline_exposure),
+            preview: c.thumb_format > 0 && c.thumb_length > 0
+                ? (formats[Int(c.thumb_format)] ?? "unknown", Int(c.thumb_width), Int(c.thumb_height), Int(c.thumb_length)) : nil,
+            iso: c.iso > 0 ? Double(c.iso) : nil, shutter: c.shutter > 0 ? Double(c.shutter) : nil,
+            aperture: c.aperture > 0 ? Double(c.aperture) : nil, focalLength: c.focal_length > 0 ? Double(c.focal_length) : nil,
+            timestamp: c.timestamp > 0 ? Int(c.timestamp) : nil,
+            gps: c.has_gps != 0 ? (c.latitude, c.longitude, c.altitude) : nil)
+    }
+
+    /// EXIF orientation for LibRaw's flip code (dcraw's `"50132467"[orientation]` read backwards).
+    static func orientation(libRawFlip flip: Int) -> Orientation {
+        switch flip {
+        case 1: .upMirrored
+        case 2: .downMirrored
+        case 3: .down
+        case 4: .leftMirrored
+        case 5: .left
+        case 6: .right
+        case 7: .rightMirrored
+        default: .up
+        }
+    }
+
+    /// `recipe info`'s lines for a raw file.
+    static func details(_ r: RawImageInfo) -> [(label: String, value: String)] {
+        var lines: [(String, String)] = [("camera", camera(make: r.make, model: r.model))]
+        if !r.lens.isEmpty { lines.append(("lens", r.lens)) }
+        var exposure: [String] = []
+        if let s = r.shutter { exposure.append(s >= 1 ? "\(NumberFormatting.shortest(s)) s" : "1/\(Int((1 / s).rounded())) s") }
+        if let a = r.aperture { exposure.append("f/\(NumberFormatting.shortest((a * 10).rounded() / 10))") }
+        if let iso = r.iso { exposure.append("ISO \(Int(iso))") }
+        if let f = r.focalLength { exposure.append("\(NumberFormatting.shortest((f * 10).rounded() / 10)) mm") }
+        if !exposure.isEmpty { lines.append(("exposure", exposure.joined(separator: ", "))) }
+        lines.append(("raw size", "\(r.rawWidth)×\(r.rawHeight)"))
+        lines.append(("mosaic", r.cfa.isEmpty ? "\(r.colors) colours, not a Bayer mosaic" : "\(r.cfa) Bayer"))
+        lines.append(("black / white level", "\(r.black) / \(r.white)"))
+        func list(_ m: [Double]) -> String { m.map { NumberFormatting.shortest(($0 * 1000).rounded() / 1000) }.joined(separator: " ") }
+        lines.append(("as-shot multipliers", r.asShot.map(list) ?? "none recorded"))
+        lines.append(("daylight multipliers", list(r.daylight)))
+        if let v = r.dngVersion { lines.append(("DNG version", v + (r.baselineExposure != 0 ? ", baseline exposure \(NumberFormatting.shortest(r.baselineExposure)) EV" : ""))) }
+        lines.append(("embedded preview", r.preview.map { "\($0.format), \($0.width)×\($0.height), \($0.bytes) bytes" } ?? "none"))
+        if !r.decoder.isEmpty { lines.append(("LibRaw decoder", r.decoder)) }
+        return lines
+    }
+
+    /// A failure to open, in words, with the camera when LibRaw identified one.
+    static func openError(_ code: Int32, info c: rcp_raw_info, path: String) -> ImageError {
+        let camera = Self.camera(make: string(c.make), model: string(c.model))
+        let named = string(c.model).isEmpty && string(c.make).isEmpty ? "" : camera + ": "
+        if code == 1 { return ImageError(.unsupported, path: path, "LibRaw cannot be loaded") }
+        if code == Int32(RCP_RAW_FILE_UNSUPPORTED), !named.isEmpty {
+            return ImageError(.unsupported, path: path, named + "LibRaw \(libRawVersion ?? "") names the camera but cannot read this file: its raw data is missing, or in a variant it does not know (LibRaw: unsupported file format or not RAW file)")
+        }
+        return ImageError(problem(code) == .corrupt ? .corrupt : problem(code), path: path, named + words(code))
+    }
+
+    private static func problem(_ code: Int32) -> ImageError.Kind {
+        switch code {
+        case Int32(RCP_RAW_FILE_UNSUPPORTED): .unsupported
+        case Int32(RCP_RAW_TOO_BIG), Int32(RCP_RAW_UNSUFFICIENT_MEMORY), Int32(RCP_RAW_MEMPOOL_OVERFLOW): .tooLarge
+        case Int32(RCP_RAW_IO_ERROR): .damaged
+        default: .corrupt
+        }
+    }
+
+    /// LibRaw's error codes in words (its own message follows in brackets).
+    static func words(_ code: Int32) -> String {
+        let said = String(cString: rcp_raw_strerror(code))
+        let words: String = switch code {
+        case Int32(RCP_RAW_FILE_UNSUPPORTED): "not a raw format LibRaw \(libRawVersion ?? "") can read, or not a raw file"
+        case Int32(RCP_RAW_IO_ERROR): "the file ends before its image data (truncated, or its pixel data stripped)"
+        case Int32(RCP_RAW_DATA_ERROR): "the raw image data is corrupt"
+        case Int32(RCP_RAW_TOO_BIG): "the image declares a size beyond LibRaw's limits"
+        case Int32(RCP_RAW_UNSUFFICIENT_MEMORY), Int32(RCP_RAW_MEMPOOL_OVERFLOW): "not enough memory to unpack the raw data within LibRaw's limit"
+        case Int32(RCP_RAW_REQUEST_FOR_NONEXISTENT_IMAGE): "the file holds no such image"
+        case Int32(RCP_RAW_NOT_IMPLEMENTED): "this variant of the format is not implemented by LibRaw"
+        case Int32(RCP_RAW_BAD_CROP): "the file's crop is outside its image"
+        default: "LibRaw could not read it"
+        }
+        return "\(words) (LibRaw: \(said.prefix(1).lowercased() + said.dropFirst()))"
+    }
+
+    /// LibRaw's version, nil when it cannot be loaded (for `recipe --version`).
+    public static var libRawVersion: String? { rcp_raw_version().map { String(cString: $0) } }
+
+    /// What a white balance asks of LibRaw: its mode and the multipliers for mode 2.
+    static func whiteBalance(_ wb: RawDevelop.WhiteBalance, raw: RawImageInfo) -> (mode: Int32, multipliers: [Double]) {
+        switch wb {
+        case .asShot: return raw.asShot == nil ? (1, []) : (0, raw.asShot!)
+        case .auto: return (1, [])
+        case .multipliers(let m): return (2, m)
+        case .preset(let name):
+            let t = RawDevelop.presets.first { $0.name == name }?.temperature ?? 5500
+            return (2, multipliers(temperature: t, tint: 0, raw: raw))
+        case .temperature(let t, let tint): return (2, multipliers(temperature: t, tint: tint, raw: raw))
+        }
+    }
+
+    /// The multipliers that make a light of (temperature, tint) neutral: its white (DNG SDK
+    /// temperature/tint to xy) through the camera matrix, inverted, green = 1.
+    public static func multipliers(temperature: Double, tint: Double, raw: RawImageInfo) -> [Double] {
+        let (x, y) = WhiteBalance.xy(temperature: temperature, tint: tint)
+        let white = [x / y, 1, (1 - x - y) / y]
+        let m = raw.xyzToCamera
+        let response = (0..<3).map { c in (0..<3).reduce(0.0) { $0 + m[3 * c + $1] * white[$1] } }
+        guard response.allSatisfy({ $0 > 0 }) else { return raw.daylight }
+        return response.map { response[1] / $0 }
+    }
+
+    /// How far above 1 (the white level of the least-multiplied channel) the rows reach: 1 when
+    /// highlights clip; the ratio of the largest multiplier to the smallest when they are kept
+    /// (LibRaw then scales the largest to white); 8 (three stops) for an auto white balance,
+    /// whose multipliers are known only once developed.
+    public static func headroom(_ develop: RawDevelop, raw: RawImageInfo) -> Double {
+        guard develop.highlights != .clip else { return 1 }
+        let (mode, m) = whiteBalance(develop.whiteBalance, raw: raw)
+        guard mode != 1, m.count >= 3, let low = m.prefix(3).min(), low > 0 else { return 8 }
+        return m.prefix(3).max()! / low
+    }
+
+    public func start(scaleDenominator: Int) throws(ImageError) {
+        precondition(image == nil, "decoder started twice")
+        guard let handle, let raw = info.raw else { throw ImageError(.corrupt, path: path, "the raw file is closed") }
+        let develop = options.develop
+        let half = develop.demosaic == .halfSize || scaleDenominator == 2
+        var d = rcp_raw_develop()
+        d.quality = develop.demosaic.libRawQuality
+        d.half_size = half ? 1 : 0
+        let (mode, m) = Self.whiteBalance(develop.whiteBalance, raw: raw)
+        d.white_balance = mode
+        if case .asShot = develop.whiteBalance, raw.asShot == nil {
+            warnings.append(ImageWarning(path: path, "\(Self.camera(make: raw.make, model: raw.model)): no as-shot white balance in the file; balanced automatically (grey world), as LibRaw does"))
+        }
+        if mode == 2 || mode == 3 {
+            let g = m[1]
+            d.multipliers = (Float(m[0] / g), 1, Float(m[2] / g), 1)
+            d.white_balance = 2
+        }
+        d.highlight = develop.highlights.libRawMode
+        d.aberration_red = develop.chromaticAberration.red
+        d.aberration_blue = develop.chromaticAberration.blue
+        d.noise_threshold = Float(develop.noiseThreshold)
+        d.max_memory_mb = UInt32(clamping: max(64, options.maxRawMemory >> 20))
+        var problems = rcp_raw_problems()
+        let status = rcp_raw_develop_image(handle, &d, &problems)
+        let camera = Self.camera(make: raw.make, model: raw.model)
+        if status != 0 {
+            throw ImageError(Self.problem(status), path: path, "\(camera): \(Self.words(status))")
+        }
+        if problems.data_errors > 0 {
+            let what = problems.end_of_file != 0 ? "the raw data ends before the image does (the file is truncated or its pixel data cut)"
+                : "the raw data is corrupt at byte \(problems.first_offset)\(problems.data_errors > 1 ? " (\(problems.data_errors) errors)" : "")"
+            guard options.allowDamaged else {
+                throw ImageError(.damaged, path: path, "\(camera): \(what) (--allow-damaged renders what was decoded)")
+            }
+            warnings.append(ImageWarning(path: path, "\(camera): \(what); rendered as decoded"))
+        }
+        var w: Int32 = 0, h: Int32 = 0
+        var gain = 1.0
+        guard let pixels = rcp_raw_image(handle, &w, &h, &gain), w > 0, h > 0 else {
+            throw ImageError(.corrupt, path: path, "\(camera): LibRaw developed no image")
+        }
+        let expected = half && develop.demosaic != .halfSize ? ((width + 1) / 2, (height + 1) / 2) : (width, height)
+        guard (Int(w), Int(h)) == expected else {
+            throw ImageError(.unsupported, path: path, "\(camera): the developed image is \(w)×\(h), not the \(expected.0)×\(expected.1) the header declares (a sensor layout recipe does not develop yet, such as Fuji's SuperCCD)")
+        }
+        (width, height) = (Int(w), Int(h))
+        image = pixels
+        // The rows are promised on the scale `headroom` says; LibRaw's own scale differs only for
+        // an auto white balance that keeps highlights.
+        let promised = Self.headroom(develop, raw: raw)
+        rescale = gain / promised
+    }
+
+    public func decodingBytes(scaleDenominator: Int) -> Int {
+        guard let raw = info.raw else { return 0 }
+        let half = options.develop.demosaic == .halfSize || scaleDenominator == 2
+        let mosaic = raw.rawWidth * raw.rawHeight * 2
+        let pixels = half ? ((width + 1) / 2) * ((height + 1) / 2) : width * height
+        // LibRaw's 4-sample image, its raw copy, and the demosaic's working tiles (AHD: three
+        // 512×512 tiles of 2 + 4 + 4 + 1 bytes a pixel per thread).
+        return mosaic + pixels * 8 + (half ? 0 : 2 * 512 * 512 * 33)
+    }
+
+    public func readRows(into buffer: PixelBuffer) throws -> Int {
+        precondition(buffer.width == width && buffer.format == format, "strip does not match the decoder")
+        guard let image, nextRow < height else {
+            buffer.rowCount = 0
+            return 0
+        }
+        let n = min(buffer.rowCapacity, height - nextRow)
+        let scale = rescale
+        for i in 0..<n {
+            let src = image + (nextRow + i) * width * 4
+            let dst = buffer.samples(i, as: UInt16.self)
+            if abs(scale - 1) < 1e-6 {
+                for x in 0..<width {
+                    dst[3 * x] = src[4 * x]
+                    dst[3 * x + 1] = src[4 * x + 1]
+                    dst[3 * x + 2] = src[4 * x + 2]
+                }
+            } else {
+                for x in 0..<width * 4 where x & 3 != 3 {
+                    dst[3 * (x >> 2) + (x & 3)] = UInt16(min(65535, (Double(src[x]) * scale).rounded()))
+                }
+            }
+        }
+        buffer.rowCount = n
+        buffer.originY = nextRow
+        nextRow += n
+        if nextRow == height {
+            // The developed image is LibRaw's: let go of it and the mosaic with the handle.
+            rcp_raw_close(handle)
+            handle = nil
+            self.image = nil
+        }
+        return n
+    }
+}

@@ -1,0 +1,52 @@
+import RecipeCore
+
+/// What a camera raw file's header says beyond `ImageInfo`'s fields: the camera, how its sensor
+/// recorded the light, and its colour (for `recipe info` and the develop's colour conversion).
+public struct RawImageInfo: Sendable {
+    public var make: String
+    public var model: String
+    public var lens: String
+    /// LibRaw's name for the format's decoder (`lossless_jpeg_load_raw`, …).
+    public var decoder: String
+    /// The sensor's stored frame (what LibRaw unpacks).
+    public var rawWidth: Int
+    public var rawHeight: Int
+    /// Colours of the mosaic: 3 (RGB), 4 (CMYG, RGBE), 1 (monochrome).
+    public var colors: Int
+    /// The 2×2 Bayer pattern from the top-left of the visible image (`RGGB`), empty when the
+    /// sensor is not a Bayer mosaic (X-Trans, Foveon, linear DNG).
+    public var cfa: String
+    /// Black and white levels in raw units.
+    public var black: Int
+    public var white: Int
+    /// The camera's as-shot multipliers, red green blue, green = 1 (nil when the file has none).
+    public var asShot: [Double]?
+    /// Daylight (D65) multipliers from the camera matrix, green = 1.
+    public var daylight: [Double]
+    /// XYZ (D65) → camera RGB, row-major 3×3 (LibRaw's `cam_xyz`: Adobe's table or the DNG's
+    /// ColorMatrix).
+    public var xyzToCamera: [Double]
+    /// LibRaw's own camera → linear sRGB matrix, row-major 3×3, for the tests to compare ours with.
+    public var libRawCameraToSRGB: [Double]
+    /// DNG version ("1.4.0.0"), nil when not a DNG.
+    public var dngVersion: String?
+    /// DNG BaselineExposure in stops (reported; the neutral develop does not apply it).
+    public var baselineExposure: Double
+    /// The embedded preview, when there is one.
+    public var preview: (format: String, width: Int, height: Int, bytes: Int)?
+    public var iso: Double?
+    /// Exposure time in seconds.
+    public var shutter: Double?
+    public var aperture: Double?
+    /// Focal length in mm.
+    public var focalLength: Double?
+    /// Seconds since 1970 (UTC as the camera's clock said).
+    public var timestamp: Int?
+    /// Signed degrees and metres.
+    public var gps: (latitude: Double, longitude: Double, altitude: Double)?
+}
+
+extension RawImageInfo {
+    /// The camera in words, for messages: "Canon EOS 550D".
+    public var camera: String { RawDecoder.camera(make: make, model: model) }
+}

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Bayer-mosaic DNG test fixtures made from real sRGB photos, for recipe's camera-raw tests.
+
+Usage: make_bayer_dng.py INPUT.(png|jpg) OUTPUT.dng [--cfa RGGB|BGGR|GRBG|GBRG]
+       [--orientation 1|3|6|8] [--black 512] [--white 16383] [--bits 16]
+       [--make "Recipe Test"] [--model "Bayer Camera"] [--crop WxH+X+Y]
+
+The DNG is built so that the input photo is exactly what an ideal raw develop (as-shot white
+balance, ColorMatrix1 colour, sRGB output, no brightening) gives back; a real demosaic only
+loses what the mosaic threw away.
+
+- Input: 8/16-bit PNG (pypng; grey repeated to RGB, alpha dropped) or JPEG (`djpeg -pnm`).
+  Width and height are made even (a last odd row/column is dropped), also after --crop.
+  LibRaw (dcraw_emu) refuses raws under 22 pixels a side: keep reference fixtures at least 22x22.
+- sRGB is decoded with the exact IEC 61966-2-1 curve (0.04045 / 12.92 / 2.4) to linear sRGB
+  (D65), in float64.
+- The fixed camera: camera = M_CAM_RGB . linear_sRGB with M_CAM_RGB = diag(NEUTRAL) . M0, where
+  the rows of M0 sum to 1, so sRGB white (1,1,1) maps to NEUTRAL = (0.55, 1.0, 0.72) (green
+  largest, as in real sensors). Every entry is non-negative, so every in-gamut sRGB colour maps
+  into [0, NEUTRAL] <= 1: no clipping and no negative values in the mosaic.
+- Tags (DNG 1.4): ColorMatrix1 = M_CAM_RGB . inv(M_SRGB_XYZ) (XYZ D65 -> camera), with
+  CalibrationIlluminant1 = 21 (D65); AsShotNeutral = NEUTRAL; BlackLevel (repeat dim 1x1) and
+  WhiteLevel; CFARepeatPatternDim 2x2 and CFAPattern; PhotometricInterpretation 32803 (CFA);
+  Make, Model, UniqueCameraModel ("Make Model"), Orientation, BaselineExposure 0; the mosaic as
+  one uncompressed strip (RowsPerStrip = height), little-endian. EXIF (ExposureTime 1/125,
+  FNumber 5.6, ISO 200, FocalLength 50, DateTimeOriginal, ExifVersion 0230) goes in an EXIF IFD.
+- Mosaic value = black + round(camera * (white - black)), the CFA's channel per pixel, uint16.
+- Orientation says how to show the stored pixels, so the stored mosaic is the INVERSE of that
+  transform applied to the photo: orientation 6 stores the photo rotated 90 deg counter-clockwise
+  (a viewer rotates it back clockwise), 8 stores it rotated clockwise, 3 rotated 180 deg. A
+  reader that applies the orientation (dcraw_emu does by default) shows the input photo again.
+
+pidng quirks worked around: it always writes DNGVersion 1.4 / DNGBackwardVersion 1.0 and
+Software "PiDNG" itself (setting them again would duplicate the tags); it writes the image as one
+tile (TileOffsets/TileByteCounts, no TileWidth/TileLength), which we turn into one strip by
+pointing its Tag.TileOffsets/TileByteCounts at the strip tags (LibRaw 0.20 reads uncompressed DNG
+as strips and misreads a tile wider than the image); its EXIF-IFD tag type cannot be built
+(str + bytes bug), so a LONG tag is given pidng's sub-IFD writer by hand.
+
+Licences: numpy (BSD-3-Clause), pidng (MIT), pypng (MIT); djpeg is libjpeg-turbo's tool, run
+as a subprocess.
+"""
+import argparse
+import re
+import subprocess
+import sys
+
+import numpy as np
+import png
+from pidng.core import RAW2DNG
+from pidng.defs import CFAPattern, CalibrationIlluminant, PhotometricInterpretation
+from pidng.dng import DNGTags, Tag, Type, dngIFD, dngTag
+
+NEUTRAL = np.array([0.55, 1.0, 0.72])
+M0 = np.array([[0.60, 0.32, 0.08],
+               [0.18, 0.72, 0.10],
+               [0.06, 0.24, 0.70]])
+M_CAM_RGB = NEUTRAL[:, None] * M0
+M_SRGB_XYZ = np.array([[0.4124564, 0.3575761, 0.1804375],   # linear sRGB -> XYZ (D65)
+                       [0.2126729, 0.7151522, 0.0721750],
+                       [0.0193339, 0.1191920, 0.9503041]])
+COLOR_MATRIX_1 = M_CAM_RGB @ np.linalg.inv(M_SRGB_XYZ)    # XYZ (D65) -> camera
+DEN = 1000000                                              # (S)RATIONAL denominator
+
+
+def read_image(path):
+    """RGB float64 in [0, 1], shape (h, w, 3)."""
+    with open(path, "rb") as f:
+        magic = f.read(8)
+    if magic.startswith(b"\x89PNG"):
+        w, h, rows, info = png.Reader(filename=path).asDirect()
+        a = np.vstack([np.asarray(r, dtype=np.float64) for r in rows]).reshape(h, w, info["planes"])
+        a /= (1 << info["bitdepth"]) - 1
+    elif magic.startswith(b"\xff\xd8"):
+        a = read_pnm(subprocess.run(["djpeg", "-pnm", path], check=True, capture_output=True).stdout)
+    else:
+        sys.exit(f"{path}: not a PNG or JPEG")
+    a = a[..., :1] if a.shape[2] in (1, 2) else a[..., :3]
+    return np.repeat(a, 3, axis=2) if a.shape[2] == 1 else a
+
+
+def read_pnm(data):
+    m = re.match(rb"(P[56])\s+(\d+)\s+(\d+)\s+(\d+)\s", data)
+    kind, w, h, maxval = m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))
+    planes = 3 if kind == b"P6" else 1
+    a = np.frombuffer(data, dtype=">u2" if maxval > 255 else np.uint8, count=w * h * planes,
+                      offset=m.end())
+    return a.reshape(h, w, planes).astype(np.float64) / maxval
+
+
+def srgb_to_linear(v):
+    return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
+
+
+def rational(values):
+    return [[int(round(v * DEN)), DEN] for v in values]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("input")
+    p.add_argument("output")
+    p.add_argument("--cfa", default="RGGB", choices=["RGGB", "BGGR", "GRBG", "GBRG"])
+    p.add_argument("--orientation", type=int, default=1, choices=[1, 3, 6, 8])
+    p.add_argument("--black", type=int, default=512)
+    p.add_argument("--white", type=int, default=16383)
+    p.add_argument("--bits", type=int, default=16, choices=[16])
+    p.add_argument("--make", default="Recipe Test")
+    p.add_argument("--model", default="Bayer Camera")
+    p.add_argument("--crop", help="WxH+X+Y sub-rectangle of the photo")
+    a = p.parse_args()
+    if not 0 <= a.black < a.white < (1 << a.bits):
+        sys.exit("need 0 <= black < white < 2**bits")
+
+    img = read_image(a.input)
+    if a.crop:
+        m = re.fullmatch(r"(\d+)x(\d+)\+(\d+)\+(\d+)", a.crop) or sys.exit("--crop WxH+X+Y")
+        w, h, x, y = map(int, m.groups())
+        img = img[y:y + h, x:x + w]
+    img = img[:img.shape[0] // 2 * 2, :img.shape[1] // 2 * 2]
+    if img.size == 0:
+        sys.exit("empty image")
+
+    cam = srgb_to_linear(img) @ M_CAM_RGB.T
+    stored = {1: cam, 3: np.rot90(cam, 2), 6: np.rot90(cam, 1), 8: np.rot90(cam, -1)}[a.orientation]
+    h, w = stored.shape[:2]
+
+    pattern = getattr(CFAPattern, a.cfa)            # 0 = R, 1 = G, 2 = B, row-major 2x2
+    chan = np.tile(np.array(pattern).reshape(2, 2), (h // 2, w // 2))
+    value = np.take_along_axis(stored, chan[..., None], axis=2)[..., 0]
+    mosaic = a.black + np.rint(value * (a.white - a.black))
+
+    t = DNGTags()
+    t.set(Tag.ImageWidth, w)
+    t.set(Tag.ImageLength, h)
+    t.set(Tag.RowsPerStrip, h)
+    t.set(Tag.BitsPerSample, a.bits)
+    t.set(Tag.SamplesPerPixel, 1)
+    t.set(Tag.PlanarConfiguration, 1)
+    t.set(Tag.PhotometricInterpretation, PhotometricInterpretation.Color_Filter_Array)
+    t.set(Tag.CFARepeatPatternDim, [2, 2])
+    t.set(Tag.CFAPattern, pattern)
+    t.set(Tag.CFAPlaneColor, [0, 1, 2])
+    t.set(Tag.CFALayout, 1)
+    t.set(Tag.BlackLevelRepeatDim, [1, 1])
+    t.set(Tag.BlackLevel, a.black)
+    t.set(Tag.WhiteLevel, a.white)
+    t.set(Tag.Make, a.make)
+    t.set(Tag.Model, a.model)
+    t.set(Tag.UniqueCameraModel, f"{a.make} {a.model}")
+    t.set(Tag.Orientation, a.orientation)
+    t.set(Tag.ColorMatrix1, rational(COLOR_MATRIX_1.ravel()))
+    t.set(Tag.CalibrationIlluminant1, CalibrationIlluminant.D65)
+    t.set(Tag.AsShotNeutral, rational(NEUTRAL))
+    t.set(Tag.BaselineExposure, [[0, 1]])
+    t.set(Tag.DateTime, "2020:06:15 12:00:00")
+
+    exif = dngIFD()
+    for tag, value in [(Tag.ExposureTime, [[1, 125]]), (Tag.FNumber, [[56, 10]]),
+                       (Tag.PhotographicSensitivity, [200]), (Tag.ExifVersion, list(b"0230")),
+                       (Tag.DateTimeOriginal, "2020:06:15 12:00:00"),
+                       (Tag.FocalLength, [[50, 1]])]:
+        exif.tags.append(dngTag(tag, value))
+    t.set((Tag.EXIF_IFD[0], Type.Long), [0])        # pidng's Type.IFD tag cannot be built...
+    t.get((Tag.EXIF_IFD[0], Type.Long)).subIFD = exif  # ...but its sub-IFD writer works
+
+    Tag.TileOffsets, Tag.TileByteCounts = Tag.StripOffsets, Tag.StripByteCounts  # one strip
+    writer = RAW2DNG()
+    writer.options(t, path="", compress=False)
+    with open(a.output, "wb") as f:
+        f.write(writer.convert(mosaic.astype(np.uint16)))
+    shown = f" (shown {h}x{w})" if a.orientation in (6, 8) else ""
+    print(f"wrote {a.output}: {w}x{h}{shown} {a.bits}-bit {a.cfa} black {a.black} white {a.white} "
+          f"orientation {a.orientation} AsShotNeutral {' '.join(f'{v:g}' for v in NEUTRAL)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,141 @@
+import Foundation
+import RecipeCodecs
+import RecipeColor
+import Testing
+import TestSupport
+
+/// Camera raw files, end to end, against independent references: the photo a Bayer DNG was made
+/// from (Tests/Tools/make_bayer_dng.py, through a known camera matrix), LibRaw's own `dcraw_emu`
+/// for real camera files, and LibRaw's camera matrix for ours. Images are compared by
+/// Tests/Tools/image_compare.py (mean absolute difference in codes, CIEDE2000).
+@Suite("camera raw files")
+struct RawTests: CLITest {
+    static let tools = TestPaths.packageRoot.appendingPathComponent("Tests/Tools").path
+    static let hasPython = ExternalTool.pythonHas("png") && ExternalTool.pythonHas("numpy")
+    static let hasDcrawEmu = ExternalTool.find("dcraw_emu") != nil
+    static let corpusRaws = ["tinydng_colorchart.dng", "a2tools_qt100_IMAGE01.qtk", "a2tools_qt150_raw_Image_08.qtk",
+                             "a2tools_dc50_DC0008L.kdc"]
+
+    struct Comparison: Decodable {
+        var mad: Double
+        var max: Double
+        var de_mean: Double
+    }
+
+    /// image_compare.py's figures for two images of the same size.
+    func compare(_ a: String, _ b: String, border: Int = 2) throws -> Comparison {
+        let r = try ExternalTool.run("/usr/bin/env", ["python3", Self.tools + "/image_compare.py", a, b, "--crop-border", "\(border)", "--json"])
+        #expect(r.status == 0, "image_compare.py: \(r.stderr)")
+        return try JSONDecoder().decode(Comparison.self, from: r.stdout)
+    }
+
+    /// LibRaw's own develop of `raw` as 8-bit sRGB: white balance `balance` (`-w` as shot, `-a`
+    /// auto), AHD, no brightening, the camera's white level.
+    func dcrawEmu(_ raw: String, to ppm: String, balance: String = "-w") throws {
+        let r = try ExternalTool.run(ExternalTool.find("dcraw_emu")!, ["-c", "0", balance, "-o", "1", "-g", "2.4", "12.92", "-q", "3", "-W", "-Z", ppm, raw])
+        #expect(r.status == 0, "dcraw_emu: \(r.stderr)")
+    }
+
+    @Test("a Bayer DNG made from a photo develops back to it, upright at every orientation, as faithfully as LibRaw's own develop",
+          .enabled(if: hasPython && hasDcrawEmu, "needs python3 with numpy and pypng, and dcraw_emu (libraw-bin)"))
+    func knownAnswer() throws {
+        let dir = TestPaths.temporaryDirectory("raw-known")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = TestPaths.fixture("raw/kodim03-crop.png")
+        for name in ["kodim03-crop.dng", "kodim03-crop-o6.dng"] {
+            let raw = TestPaths.fixture("raw/" + name)
+            let ours = dir.appendingPathComponent(name + ".png").path, theirs = dir.appendingPathComponent(name + ".ppm").path
+            _ = try ok(["render", raw, "--recipe", TestPaths.recipes.appendingPathComponent("raw-neutral.recipe.yaml").path, "-o", ours])
+            try dcrawEmu(raw, to: theirs)
+            let a = try compare(ours, photo), b = try compare(theirs, photo)
+            // The demosaic is LibRaw's AHD: the error is its interpolation's (3.4 codes on this
+            // detailed crop for both), the colour path adds nothing of its own.
+            #expect(a.mad <= b.mad + 0.1, "\(name): ours \(a.mad) codes from the photo, dcraw_emu \(b.mad)")
+            #expect(a.de_mean <= b.de_mean + 0.1, "\(name): ours ΔE \(a.de_mean), dcraw_emu \(b.de_mean)")
+            #expect(a.mad < 4 && a.de_mean < 2.5, "\(name): \(a.mad) codes, ΔE \(a.de_mean) from the photo")
+            let ab = try compare(ours, theirs)
+            #expect(ab.mad < 0.5 && ab.de_mean < 0.5, "\(name): \(ab.mad) codes, ΔE \(ab.de_mean) from dcraw_emu")
+        }
+    }
+
+    @Test("real camera raws develop as dcraw_emu develops them (mean ΔE2000 ≤ 1, same white balance and demosaic)",
+          .enabled(if: TestPaths.corpus != nil && hasPython && hasDcrawEmu, "needs ../shared/corpus, python3 (numpy, pypng) and dcraw_emu"),
+          arguments: corpusRaws)
+    func matchesLibRaw(_ name: String) throws {
+        let dir = TestPaths.temporaryDirectory("raw-libraw")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let raw = TestPaths.corpus!.appendingPathComponent("raw/" + name).path
+        let ours = dir.appendingPathComponent("ours.png").path, theirs = dir.appendingPathComponent("theirs.ppm").path
+        _ = try ok(["render", raw, "-o", ours])
+        // Files without an as-shot white balance are balanced automatically, as LibRaw does with -w.
+        try dcrawEmu(raw, to: theirs)
+        let c = try compare(ours, theirs, border: 4)
+        #expect(c.de_mean <= 1.0 && c.mad <= 1.0, "\(name): \(c.mad) codes, ΔE \(c.de_mean) from dcraw_emu")
+    }
+
+    @Test("our camera matrix is LibRaw's: camera RGB → XYZ → the working space",
+          .enabled(if: TestPaths.corpus != nil, "needs ../shared/corpus"), arguments: ["tinydng_colorchart.dng", "a2tools_qt100_IMAGE01.qtk"])
+    func cameraMatrix(_ name: String) throws {
+        let decoder = try RawDecoder(path: TestPaths.corpus!.appendingPathComponent("raw/" + name).path, options: DecodeOptions())
+        let raw = try #require(decoder.info.raw)
+        let ours = try #require(CameraMatrix.cameraToWorking(xyzToCamera: raw.xyzToCamera))
+        for (a, b) in zip(ours, raw.libRawCameraToSRGB) {
+            #expect(abs(a - b) < 2e-3, "\(name): ours \(ours), LibRaw's \(raw.libRawCameraToSRGB)")
+        }
+    }
+
+    @Test("damaged raws exit 1 naming the camera and the problem, in under 5 s",
+          .enabled(if: TestPaths.corpus != nil, "needs ../shared/corpus"),
+          arguments: TestPaths.corpusFiles("raw/broken", extensions: ["cr2", "cr3", "raf", "mrw", "nef"]))
+    func broken(_ path: String) throws {
+        let dir = TestPaths.temporaryDirectory("raw-broken")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let start = Date()
+        let r = try recipe(["render", path, "-o", dir.appendingPathComponent("out.jpg").path])
+        let seconds = Date().timeIntervalSince(start)
+        #expect(r.status == 1, "\(path): exit \(r.status)")
+        #expect(seconds < 5, "\(path): \(seconds) s")
+        let camera = ["Canon", "Fujifilm", "Minolta", "Nikon"].first { r.stderr.contains($0) }
+        #expect(camera != nil, "\(path): no camera named in \(r.stderr)")
+        #expect(r.stderr.contains(path) && !r.stderr.contains("error -"), "\(path): \(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.jpg").path))
+    }
+
+    @Test("`info` on a raw names the camera, the mosaic, the levels and the multipliers")
+    func info() throws {
+        let out = try ok(["info", TestPaths.fixture("raw/kodim03-crop-o6.dng")])
+        for line in ["format: camera raw", "camera: Recipe Test Bayer Camera", "mosaic: GRBG Bayer", "black / white level: 512 / 16383",
+                     "as-shot multipliers: 1.818 1 1.389", "orientation: 6", "exposure: 1/125 s, f/5.6, ISO 200, 50 mm"] {
+            #expect(out.contains(line), "no `\(line)` in:\n\(out)")
+        }
+    }
+
+    @Test("the develop stage is for raws only: a JPEG renders as without it, and `explain` says so")
+    func ignoredOnJPEG() throws {
+        let dir = TestPaths.temporaryDirectory("raw-jpeg")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = try #require(try FileManager.default.contentsOfDirectory(atPath: TestPaths.samples.path).sorted()
+            .first { $0.hasSuffix(".jpg") }).map { TestPaths.samples.appendingPathComponent($0).path }
+        let neutral = TestPaths.recipes.appendingPathComponent("raw-neutral.recipe.yaml").path
+        let a = dir.appendingPathComponent("a.jpg").path, b = dir.appendingPathComponent("b.jpg").path
+        _ = try ok(["render", photo, "--recipe", neutral, "-o", a])
+        _ = try ok(["render", photo, "-o", b])
+        #expect(FileManager.default.contents(atPath: a) == FileManager.default.contents(atPath: b), "the develop changed a JPEG")
+    }
+
+    @Test("apply walks raw files by default and writes each as a JPEG")
+    func apply() throws {
+        let dir = TestPaths.temporaryDirectory("raw-apply")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let shoot = dir.appendingPathComponent("shoot"), out = dir.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: shoot, withIntermediateDirectories: true)
+        for name in ["kodim03-crop.dng", "kodim03-crop-o6.dng"] {
+            try FileManager.default.copyItem(atPath: TestPaths.fixture("raw/" + name), toPath: shoot.appendingPathComponent(name.uppercased()).path)
+        }
+        _ = try ok(["apply", TestPaths.recipes.appendingPathComponent("raw-look.recipe.yaml").path, shoot.path, "-o", out.path])
+        for name in ["KODIM03-CROP.jpg", "KODIM03-CROP-O6.jpg"] {
+            let decoder = try ImageDecoders.open(out.appendingPathComponent(name).path)
+            #expect((decoder.info.width, decoder.info.height) == (256, 192), "\(name): \(decoder.info.width)×\(decoder.info.height)")
+        }
+    }
+}
