@@ -114,13 +114,18 @@ struct RawTests: CLITest {
     func ignoredOnJPEG() throws {
         let dir = TestPaths.temporaryDirectory("raw-jpeg")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let photo = try #require(try FileManager.default.contentsOfDirectory(atPath: TestPaths.samples.path).sorted()
-            .first { $0.hasSuffix(".jpg") }).map { TestPaths.samples.appendingPathComponent($0).path }
+        let names = try FileManager.default.contentsOfDirectory(atPath: TestPaths.samples.path).sorted()
+        let name = try #require(names.first { $0.hasSuffix(".jpg") })
+        let photo = TestPaths.samples.appendingPathComponent(name).path
         let neutral = TestPaths.recipes.appendingPathComponent("raw-neutral.recipe.yaml").path
         let a = dir.appendingPathComponent("a.jpg").path, b = dir.appendingPathComponent("b.jpg").path
         _ = try ok(["render", photo, "--recipe", neutral, "-o", a])
         _ = try ok(["render", photo, "-o", b])
         #expect(FileManager.default.contents(atPath: a) == FileManager.default.contents(atPath: b), "the develop changed a JPEG")
+        let explained = try ok(["explain", neutral, "--photo", photo])
+        #expect(explained.contains("develop: ignored: \(photo) is not a camera raw file"), "\(explained)")
+        let raw = try ok(["explain", neutral, "--photo", TestPaths.fixture("raw/kodim03-crop.dng")])
+        #expect(raw.contains("develop: Recipe Test Bayer Camera raw by LibRaw in the decoder: white balance as shot, demosaic ahd, highlights clip"), "\(raw)")
     }
 
     @Test("apply walks raw files by default and writes each as a JPEG")

@@ -81,8 +81,14 @@ struct Explain: ParsableCommand {
         guard let graph = checked.graph else { throw CommandFailure.usage }
         if let photo, let info {
             let chosen = RecipePlanning.output(profile, intent, recipe: checked.output)
-            let chosenColor = try PhotoColor(photo: photo, info: info, output: chosen.profile, intent: chosen.intent)
+            let chosenColor = try PhotoColor(photo: photo, info: info, output: chosen.profile, intent: chosen.intent, develop: graph.develop)
             Console.warnings(chosenColor.warnings)
+            // The develop runs in the raw decoder, before the plan; other photos have none.
+            if let raw = info.raw {
+                print("develop: \(raw.camera) raw by LibRaw in the decoder: \(graph.develop ?? RawDevelop())\(graph.develop == nil ? " (the defaults: no develop stage)" : "")")
+            } else if graph.develop != nil {
+                print("develop: ignored: \(photo) is not a camera raw file (the stage is for raws only)")
+            }
             color = RecipePlanning.colorEnds(chosenColor, graph)
             print("colour: \(chosenColor.sourceName) in, \(chosenColor.outputName) out"
                   + (color.converts ? "; the plan converts at its ends" : "; nothing to convert"))
