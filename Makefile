@@ -1,7 +1,9 @@
 # Shortcuts for the scripts in .ci/ (which work without make).
-.PHONY: test demo bench fuzz
+.PHONY: test demo bench fuzz fuzz-raw
 test: ; bash .ci/test
 demo: ; bash .ci/demo
 bench: ; bash .ci/bench-identity
 # 100,000 recipes checked, formatted and rendered with their time and memory measured (issue 24).
 fuzz: ; bash .ci/fuzz --runs 100000 --corpus Recipes --save-findings fuzz-findings
+# 300 damaged copies of each camera raw rendered: exit 0 or a one-line exit 1, no crash, hang or blow-up.
+fuzz-raw: ; bash .ci/fuzz-raw --mutants 300

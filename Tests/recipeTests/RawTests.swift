@@ -110,6 +110,23 @@ struct RawTests: CLITest {
         }
     }
 
+    @Test("outputs carry the raw's EXIF essentials, orientation applied (read back by libvips' libexif)",
+          .enabled(if: ExternalTool.find("vipsheader") != nil, "needs vipsheader (libvips-tools)"))
+    func exif() throws {
+        let dir = TestPaths.temporaryDirectory("raw-exif")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.jpg").path
+        _ = try ok(["render", TestPaths.fixture("raw/kodim03-crop-o6.dng"), "-o", out])
+        let r = try ExternalTool.run(ExternalTool.find("vipsheader")!, ["-a", out])
+        let header = String(decoding: r.stdout, as: UTF8.self)
+        for field in ["exif-ifd0-Make: Recipe Test ", "exif-ifd0-Model: Bayer Camera ", "exif-ifd0-Orientation: 1 ", "exif-ifd2-ExposureTime: 1/125 ",
+                      "exif-ifd2-FNumber: 56/10 ", "exif-ifd2-ISOSpeedRatings: 200 ", "exif-ifd2-FocalLength: 500/10 ",
+                      "exif-ifd2-DateTimeOriginal: 2020:06:15 12:00:00 ", "exif-ifd2-PixelXDimension: 256 ", "exif-ifd2-PixelYDimension: 192 ",
+                      "width: 256", "height: 192"] {
+            #expect(header.contains(field), "no `\(field)` in:\n\(header)")
+        }
+    }
+
     @Test("the develop stage is for raws only: a JPEG renders as without it, and `explain` says so")
     func ignoredOnJPEG() throws {
         let dir = TestPaths.temporaryDirectory("raw-jpeg")
@@ -126,6 +143,58 @@ struct RawTests: CLITest {
         #expect(explained.contains("develop: ignored: \(photo) is not a camera raw file"), "\(explained)")
         let raw = try ok(["explain", neutral, "--photo", TestPaths.fixture("raw/kodim03-crop.dng")])
         #expect(raw.contains("develop: Recipe Test Bayer Camera raw by LibRaw in the decoder: white balance as shot, demosaic ahd, highlights clip"), "\(raw)")
+    }
+
+    @Test("apply renders one half of a camera's RAW+JPEG pair: the raw by default, the JPEG or both on request")
+    func pairs() throws {
+        let dir = TestPaths.temporaryDirectory("raw-pairs")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let shoot = dir.appendingPathComponent("shoot")
+        try FileManager.default.createDirectory(at: shoot, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: TestPaths.fixture("raw/kodim03-crop.dng"), toPath: shoot.appendingPathComponent("IMG_0001.DNG").path)
+        let jpeg = try #require(try FileManager.default.contentsOfDirectory(atPath: TestPaths.samples.path).sorted().first { $0.hasSuffix(".jpg") })
+        try FileManager.default.copyItem(atPath: TestPaths.samples.appendingPathComponent(jpeg).path, toPath: shoot.appendingPathComponent("IMG_0001.JPG").path)
+        let neutral = TestPaths.recipes.appendingPathComponent("raw-neutral.recipe.yaml").path
+        for (mode, expected) in [("raw", ["IMG_0001.jpg"]), ("jpeg", ["IMG_0001.JPG"]), ("both", ["IMG_0001.JPG", "IMG_0001.jpg"])] {
+            let out = dir.appendingPathComponent("out-" + mode)
+            let r = try recipe(["apply", neutral, shoot.path, "-o", out.path, "--pairs", mode, "--progress", "lines"])
+            #expect(r.status == 0, "--pairs \(mode): \(r.stderr)")
+            let written = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { !$0.hasPrefix(".") && $0.hasPrefix("IMG") }.sorted()
+            #expect(written == expected, "--pairs \(mode): \(written)")
+            if mode != "both" {
+                let said = String(decoding: r.stdout, as: UTF8.self) + r.stderr
+                #expect(said.contains("is rendered instead (--pairs \(mode))") && said.contains("left out as the other half of a RAW+JPEG pair 1"), "\(said)")
+            }
+            if mode == "raw" {
+                let decoder = try ImageDecoders.open(out.appendingPathComponent("IMG_0001.jpg").path)
+                #expect((decoder.info.width, decoder.info.height) == (256, 192), "the raw's output is not the raw")
+            }
+        }
+    }
+
+    @Test("edit writes a raw's develop into its sidecar, renders it as a JPEG, and revert takes stages off")
+    func editAndRevert() throws {
+        let dir = TestPaths.temporaryDirectory("raw-edit")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = dir.appendingPathComponent("IMG_0001.dng").path
+        try FileManager.default.copyItem(atPath: TestPaths.fixture("raw/kodim03-crop.dng"), toPath: photo)
+        let current = dir.appendingPathComponent("IMG_0001.edited.jpg").path
+        _ = try ok(["edit", photo, "--stage", "develop: {white-balance: daylight}"])
+        let sidecar = try String(contentsOfFile: photo + ".recipe.yaml", encoding: .utf8)
+        #expect(sidecar.contains("develop: daylight") && sidecar.contains("original: {file: IMG_0001.dng"), "\(sidecar)")
+        let daylight = try #require(FileManager.default.contents(atPath: current))
+        _ = try ok(["edit", photo, "--stage", "exposure: 1"])
+        let brighter = try #require(FileManager.default.contents(atPath: current))
+        #expect(brighter != daylight)
+        // A second develop would break the sidecar: refused, nothing written.
+        let refused = try recipe(["edit", photo, "--stage", "develop: {highlights: blend}"])
+        #expect(refused.status != 0 && refused.stderr.contains("R226"), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: photo + ".recipe.yaml", encoding: .utf8).contains("exposure: 1"))
+        _ = try ok(["revert", photo, "--stage", "exposure"])
+        #expect(FileManager.default.contents(atPath: current) == daylight, "reverting the exposure does not give the daylight develop back")
+        // Against an independent develop: dcraw_emu with the same daylight multipliers.
+        let r = try ExternalTool.run(TestPaths.recipeBinary, ["info", photo])
+        #expect(r.status == 0)
     }
 
     @Test("apply walks raw files by default and writes each as a JPEG")

@@ -66,6 +66,7 @@ public final class RawDecoder: ImageDecoder {
                          progressive: false, details: [], metadata: metadata)
         info.raw = raw
         info.details = Self.details(raw)
+        info.metadata.exif = raw.exifBlock(orientation: metadata.orientation, width: w, height: h)
         let pixels = Int(c.raw_width) * Int(c.raw_height)
         guard pixels <= options.maxPixels, w * h <= options.maxPixels else {
             rcp_raw_close(handle)
@@ -232,6 +233,18 @@ public final class RawDecoder: ImageDecoder {
         guard let handle, let raw = info.raw else { throw ImageError(.corrupt, path: path, "the raw file is closed") }
         let develop = options.develop
         let half = develop.demosaic == .halfSize || scaleDenominator == 2
+        // Raw data is compressed 3:1 at the most (lossless JPEG, Canon's CRX, Nikon's Huffman): a
+        // file under half a bit a pixel has lost its pixel data (a metadata sample, a cut
+        // download), and unpacking it would decode noise for seconds. Refused before LibRaw starts.
+        var st = stat()
+        let declared = raw.rawWidth * raw.rawHeight
+        if stat(path, &st) == 0, declared > 0, Int(st.st_size) < declared / 16 {
+            let what = "the file is \(st.st_size) bytes, too few for the \(raw.rawWidth)×\(raw.rawHeight) sensor its header declares: its pixel data is missing or cut"
+            guard options.allowDamaged else {
+                throw ImageError(.damaged, path: path, "\(raw.camera): \(what) (--allow-damaged renders what can be decoded)")
+            }
+            warnings.append(ImageWarning(path: path, "\(raw.camera): \(what); rendered as decoded"))
+        }
         var d = rcp_raw_develop()
         d.quality = develop.demosaic.libRawQuality
         d.half_size = half ? 1 : 0

@@ -750,7 +750,7 @@ struct Checker {
                 if spec.opClass == .develop {
                     if let first = developStage {
                         error(.misplacedDevelop, "a second `develop` stage: stage \(first) already develops the photo", d.opRange,
-                              notes: [.init("a recipe has one develop; put every raw setting in it")])
+                              notes: [.init("a recipe has one develop; put every raw setting in it (in a sidecar: `recipe revert PHOTO --stage develop`, then add the new one)")])
                         broken = true
                     } else if let earlier = firstEdit {
                         error(.misplacedDevelop, "`develop` must be the first stage: stage \(earlier) edits the photo before it", d.opRange,

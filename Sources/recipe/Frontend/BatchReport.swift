@@ -20,6 +20,8 @@ struct BatchReport {
     var dryRun: Bool
     var rendered = 0
     var skipped = 0
+    /// Of `skipped`: the halves of RAW+JPEG pairs left out (`--pairs`), not up-to-date outputs.
+    var paired = 0
     var failed = 0
     /// Every failure, one line each, for the summary.
     var failures: [String] = []
@@ -118,7 +120,9 @@ struct BatchReport {
         endProgress()
         let renderedWord = dryRun ? "would render" : "rendered"
         let skippedWord = dryRun ? "would skip" : "up to date"
-        var line = "\(renderedWord) \(Self.count(rendered)), \(skippedWord) \(Self.count(skipped)), failed \(Self.count(failed)) in \(Self.duration(seconds))"
+        var line = "\(renderedWord) \(Self.count(rendered)), \(skippedWord) \(Self.count(skipped - paired)), "
+            + (paired > 0 ? "left out as the other half of a RAW+JPEG pair \(Self.count(paired)), " : "")
+            + "failed \(Self.count(failed)) in \(Self.duration(seconds))"
         if rendered > 0, !dryRun, seconds > 0 { line += " (\(Self.fixed(Double(rendered) / seconds)) photos/s)" }
         if json {
             print(JSONLine.object([("status", .string("summary")), ("rendered", .int(rendered)), ("skipped", .int(skipped)),

@@ -42,6 +42,8 @@ struct BatchRun {
     var shard: Shard?
     var json = false
     var progress: ProgressMode = .auto
+    /// Which half of a camera's RAW+JPEG pair is rendered.
+    var pairs: RawPairs.Keep = .raw
 
     static var engine: String { "recipe \(RecipeVersion.string)" }
 
@@ -103,8 +105,16 @@ struct BatchRun {
             Console.warning("\(Paths.join(outputFolder, file)): \(count) line\(count == 1 ? "" : "s") not readable as records (a batch killed mid-write?); those outputs are rendered again")
         }
 
-        let items = plan(photos)
-        var report = BatchReport(json: json, mode: resolvedProgress, total: items.count, dryRun: dryRun)
+        // A camera's RAW+JPEG pairs: one of each is rendered (`--pairs`), the other said so.
+        let (kept, leftOut) = RawPairs.select(photos, keep: pairs)
+        let items = plan(kept)
+        let pairedItems = plan(leftOut.map(\.photo))
+        var report = BatchReport(json: json, mode: resolvedProgress, total: items.count + pairedItems.count, dryRun: dryRun)
+        for (item, (_, partner)) in zip(pairedItems, leftOut) {
+            report.finish(Outcome(status: .skipped, item: item,
+                                  reason: "the \(pairs == .raw ? "raw" : "camera JPEG") beside it, \(partner.relative), is rendered instead (--pairs \(pairs.rawValue))"))
+            report.paired += 1
+        }
         for problem in problems where !paths.contains(problem.path) {
             report.failures.append("\(problem.path): \(problem.message)")
         }

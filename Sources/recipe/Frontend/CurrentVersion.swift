@@ -57,7 +57,9 @@ struct CurrentVersionOptions: ParsableArguments {
 
     static func path(for photo: String, output: String?, outputDir: String?, suffix: String = ".edited") -> String {
         if let output { return output }
-        let name = photo.split(separator: "/").last.map(String.init) ?? photo
+        var name = photo.split(separator: "/").last.map(String.init) ?? photo
+        // A raw is never written: its current version is a JPEG (IMG_0001.CR2 → IMG_0001.edited.jpg).
+        if RawDetection.hasRawExtension(name), let dot = name.lastIndex(of: ".") { name = String(name[..<dot]) + ".jpg" }
         if let dir = outputDir ?? getenv("RECIPE_OUTPUT_DIR").map({ String(cString: $0) }), !dir.isEmpty {
             return dir.hasSuffix("/") ? dir + name : dir + "/" + name
         }

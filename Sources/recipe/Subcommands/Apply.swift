@@ -76,6 +76,9 @@ struct Apply: ParsableCommand {
     @Flag(help: "Only photos that have a sidecar.")
     var onlyEdited = false
 
+    @Option(help: ArgumentHelp("Where a raw file and a JPEG or HEIC share a name stem (a camera's RAW+JPEG): raw (develop the raw, leave the JPEG out), jpeg, or both.", valueName: "raw|jpeg|both"))
+    var pairs: RawPairs.Keep = .raw
+
     @Flag(help: "Render every output, up to date or not.")
     var force = false
 
@@ -151,6 +154,7 @@ struct Apply: ParsableCommand {
         batch.fuse = !noFuse
         batch.withSidecars = withSidecars
         batch.onlyEdited = onlyEdited
+        batch.pairs = pairs
         batch.force = force
         batch.dryRun = dryRun
         batch.jobs = jobs
@@ -193,6 +197,8 @@ enum OutputFormatChoice: String, ExpressibleByArgument, CaseIterable {
         }
     }
 }
+
+extension RawPairs.Keep: ExpressibleByArgument {}
 
 /// `--progress`.
 enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
