@@ -18,7 +18,8 @@ package final class CachedPhoto: Sendable {
     package let format: PixelFormat
     /// Whether rows are kept (false for CMYK photos).
     package let keepsRows: Bool
-    private let decoded = Mutex<[Int: Decoded]>([:])
+    /// Kept decodes by reduction, and for a raw by develop too (its rows are the develop's).
+    private let decoded = Mutex<[String: Decoded]>([:])
     /// Held while one reduction is being decoded, so two renders do not decode it twice.
     private let filling = Mutex<Void>(())
 
@@ -37,18 +38,25 @@ package final class CachedPhoto: Sendable {
         keepsRows = !((decoder as? any CMYKDecoding)?.storesCMYK ?? false)
     }
 
-    /// A decoder for one render, or nil when the file must be decoded afresh (CMYK).
-    package func decoder(cancel: CancelFlag) -> (() throws -> any ImageDecoder)? {
+    /// A decoder for one render, or nil when the file must be decoded afresh (CMYK). A raw's
+    /// rows are those of `develop` (the recipe's `develop` stage): a save that changes only the
+    /// stages after it runs only them; one that changes the develop develops again.
+    package func decoder(cancel: CancelFlag, develop: RawDevelop = RawDevelop()) -> (() throws -> any ImageDecoder)? {
         guard keepsRows else { return nil }
-        return { KeptRowsDecoder(photo: self, cancel: cancel) }
+        return { KeptRowsDecoder(photo: self, cancel: cancel, develop: develop) }
+    }
+
+    private func key(_ denominator: Int, _ develop: RawDevelop) -> String {
+        info.raw == nil ? "\(denominator)" : "\(denominator) \(develop)"
     }
 
     /// The photo's rows at `denominator`, decoded now if they are not kept yet.
-    func rows(denominator: Int) throws -> Decoded {
-        if let kept = decoded.withLock({ $0[denominator] }) { return kept }
+    func rows(denominator: Int, develop: RawDevelop = RawDevelop()) throws -> Decoded {
+        let key = key(denominator, develop)
+        if let kept = decoded.withLock({ $0[key] }) { return kept }
         return try filling.withLock { _ in
-            if let kept = decoded.withLock({ $0[denominator] }) { return kept }
-            let decoder = try ImageDecoders.open(path)
+            if let kept = decoded.withLock({ $0[key] }) { return kept }
+            let decoder = try ImageDecoders.open(path, options: DecodeOptions(develop: develop))
             try decoder.start(scaleDenominator: denominator)
             let buffer = PixelBuffer(width: decoder.width, rowCapacity: max(1, decoder.height), format: decoder.format)
             let strip = PixelBuffer(width: decoder.width, rowCapacity: 64, format: decoder.format)
@@ -63,7 +71,13 @@ package final class CachedPhoto: Sendable {
             buffer.rowCount = y
             let kept = Decoded(buffer: buffer, warnings: decoder.warnings)
             // A full-size decode is not kept: it is only asked for by region views, and holds the whole photo.
-            if denominator > 1 { decoded.withLock { $0[denominator] = kept } }
+            // A raw keeps one develop: the one the recipe states now.
+            if denominator > 1 {
+                decoded.withLock {
+                    if info.raw != nil { $0 = $0.filter { !$0.key.hasPrefix("\(denominator) ") } }
+                    $0[key] = kept
+                }
+            }
             return kept
         }
     }
@@ -87,12 +101,14 @@ package struct PreviewCancelled: Error {}
 final class KeptRowsDecoder: ImageDecoder {
     let photo: CachedPhoto
     let cancel: CancelFlag
+    let develop: RawDevelop
     var kept: CachedPhoto.Decoded?
     var next = 0
 
-    init(photo: CachedPhoto, cancel: CancelFlag) {
+    init(photo: CachedPhoto, cancel: CancelFlag, develop: RawDevelop) {
         self.photo = photo
         self.cancel = cancel
+        self.develop = develop
     }
 
     var info: ImageInfo { photo.info }
@@ -110,7 +126,7 @@ final class KeptRowsDecoder: ImageDecoder {
 
     func start(scaleDenominator: Int) throws(ImageError) {
         do {
-            kept = try photo.rows(denominator: scaleDenominator)
+            kept = try photo.rows(denominator: scaleDenominator, develop: develop)
         } catch let error as ImageError {
             throw error
         } catch {

@@ -147,7 +147,7 @@ package struct PreviewRenderer: Sendable {
         var job = RenderJob(input: photo.path, output: output, size: request.region == nil ? request.size : .full)
         if let planned { job.take(planned) }
         // A region view decodes the photo at full size: those rows are not kept.
-        if request.region == nil { job.openDecoder = photo.decoder(cancel: cancel) }
+        if request.region == nil { job.openDecoder = photo.decoder(cancel: cancel, develop: job.decode.develop) }
         defer { unlink(output) }
         do {
             let outcome = try job.run()

@@ -62,6 +62,35 @@ struct PreviewRendererTests {
         #expect(images[1] == expected)
     }
 
+    @Test("a raw is developed at the reduced size and kept, one develop at a time: a save that changes the develop develops again; each render is `recipe render`'s")
+    func rawKeptDevelop() throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        let raw = TestPaths.fixture("raw/kodim03-crop.dng")
+        let photo = try CachedPhoto(path: raw)
+        let renderer = f.renderer
+        let request = PreviewRequest(size: .longEdge(64))
+        func text(_ develop: String, _ exposure: Double) -> String {
+            "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - develop: {\(develop)}\n  - exposure: \(exposure)\n"
+        }
+        var kept: [Int] = []
+        for (develop, exposure) in [("white-balance: as-shot", 0.0), ("white-balance: as-shot", 0.5), ("white-balance: tungsten", 0.5)] {
+            let recipe = text(develop, exposure)
+            try recipe.write(toFile: f.recipe, atomically: false, encoding: .utf8)
+            guard case .image(let image) = renderer.render(request, text: recipe, photo: photo, cancel: CancelFlag()) else {
+                Issue.record("no image for \(develop), exposure \(exposure)")
+                return
+            }
+            kept.append(photo.keptBytes)
+            let out = f.folder.appendingPathComponent("cli.jpg").path
+            let cli = try ExternalTool.run(TestPaths.recipeBinary, ["render", raw, "--recipe", f.recipe, "--size", "64", "-o", out])
+            #expect(cli.status == 0, "\(cli.stderr)")
+            #expect(image.jpeg == [UInt8](try Data(contentsOf: URL(fileURLWithPath: out))), "\(develop), exposure \(exposure): not recipe render's bytes")
+        }
+        // 128×96 kept rows (half size) of 16-bit RGB, one develop at a time.
+        #expect(kept.allSatisfy { $0 > 0 && $0 == kept[0] }, "kept bytes \(kept)")
+    }
+
     @Test("errors come back as `recipe check` prints them; a cancelled render stops")
     func diagnosticsAndCancel() throws {
         let f = try Fixture()
