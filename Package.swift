@@ -57,6 +57,8 @@ let package = Package(
         // Camera raw files: LibRaw (libraw_r.so.20) behind a few C calls, loaded on the first raw
         // file (its header only at build time: Debian's libraw-dev).
         .target(name: "CRawLoader", dependencies: ["CLibraryLoader"]),
+        // recipe's own Bayer demosaic, strip by strip (see its header for why not LibRaw's).
+        .target(name: "CDemosaic", cSettings: [.unsafeFlags(["-O3"])]),
         // setjmp/longjmp traps: Swift cannot longjmp, so these few calls stay in C.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
@@ -70,7 +72,7 @@ let package = Package(
         .target(name: "RecipeKernels", dependencies: ["RecipeCore", "CKernelsSIMD"]),
         .target(
             name: "RecipeCodecs",
-            dependencies: ["RecipeCore", "RecipeKernels", "CJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CTIFF", "CTIFFLoader", "CWebP", "CHeif", "CHeifLoader", "CRawLoader"]),
+            dependencies: ["RecipeCore", "RecipeKernels", "CJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CTIFF", "CTIFFLoader", "CWebP", "CHeif", "CHeifLoader", "CRawLoader", "CDemosaic"]),
         .target(name: "RecipeRender", dependencies: ["RecipeCore", "RecipeKernels", "CKernelsSIMD"]),
         // Colour management: ICC profiles, lcms2 transforms, matrix-shaper constants for the kernels.
         .target(name: "RecipeColor", dependencies: ["RecipeCore", "CLCMS2"], exclude: ["README.md"]),

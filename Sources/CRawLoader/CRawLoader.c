@@ -183,6 +183,41 @@ int rcp_raw_develop_image(rcp_raw *raw, const rcp_raw_develop *develop, rcp_raw_
     return status;
 }
 
+int rcp_raw_unpack_mosaic(rcp_raw *raw, unsigned max_memory_mb, rcp_raw_mosaic *m, rcp_raw_problems *problems) {
+    libraw_data_t *d = raw->data;
+    memset(m, 0, sizeof *m);
+    if (d->idata.filters < 1000 || d->idata.colors != 3 || d->idata.is_foveon) return 1;
+    if (max_memory_mb) d->params.max_raw_memory_mb = max_memory_mb;
+    int status = p_libraw_unpack(d);
+    raw->problems.process_warnings = d->process_warnings;
+    *problems = raw->problems;
+    if (status != LIBRAW_SUCCESS) return status;
+    if (!d->rawdata.raw_image) return 1;
+    const libraw_colordata_t *c = &d->color;
+    /* A black level that varies beyond the 2×2 pattern (cblack[4] × cblack[5] larger than 2×2
+     * in phase with it) is LibRaw's to apply. */
+    unsigned bh = c->cblack[4], bw = c->cblack[5];
+    if ((bh && bh != 1 && bh != 2) || (bw && bw != 1 && bw != 2)) return 1;
+    m->raw = d->rawdata.raw_image;
+    m->raw_pitch = (int)(d->rawdata.sizes.raw_pitch / 2);
+    if (m->raw_pitch < d->sizes.raw_width) m->raw_pitch = d->sizes.raw_width;
+    m->top = d->sizes.top_margin;
+    m->left = d->sizes.left_margin;
+    m->width = d->sizes.width;
+    m->height = d->sizes.height;
+    for (int q = 0; q < 4; q++) {
+        int row = q >> 1, col = q & 1;
+        int colour = p_libraw_COLOR(d, row, col);
+        if (colour < 0 || colour > 3) return 1;
+        m->pattern[q] = colour == 3 ? 1 : colour;
+        float black = (float)c->black + (float)c->cblack[colour];
+        if (bh && bw) black += (float)c->cblack[6 + (row % bh) * bw + col % bw];
+        m->black[q] = black;
+    }
+    m->maximum = (float)c->maximum;
+    return m->maximum > m->black[0] ? 0 : 1;
+}
+
 const uint16_t *rcp_raw_image(rcp_raw *raw, int *width, int *height, double *gain) {
     libraw_data_t *d = raw->data;
     *width = d->sizes.iwidth;

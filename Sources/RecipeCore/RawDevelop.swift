@@ -19,8 +19,12 @@ public struct RawDevelop: Sendable, Hashable, CustomStringConvertible {
         case multipliers([Double])
     }
 
-    /// LibRaw's demosaic algorithms by name, and `half-size` (each 2×2 cell one pixel).
+    /// recipe's own demosaic (`directional`), LibRaw's algorithms by name, and `half-size` (each
+    /// 2×2 cell one pixel).
     public enum Demosaic: String, Sendable, Hashable, CaseIterable {
+        /// Hamilton–Adams along the edge, both directions weighted by their gradients, colour
+        /// differences for red and blue (CDemosaic): strip by strip, as the engine asks for rows.
+        case directional
         case linear, vng, ppg, ahd, dcb, dht, aahd
         case halfSize = "half-size"
 
@@ -30,7 +34,7 @@ public struct RawDevelop: Sendable, Hashable, CustomStringConvertible {
             case .linear: 0
             case .vng: 1
             case .ppg: 2
-            case .ahd, .halfSize: 3
+            case .ahd, .halfSize, .directional: 3
             case .dcb: 4
             case .dht: 11
             case .aahd: 12
@@ -61,7 +65,7 @@ public struct RawDevelop: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var whiteBalance: WhiteBalance = .asShot
-    public var demosaic: Demosaic = .ahd
+    public var demosaic: Demosaic = .directional
     public var highlights: Highlights = .clip
     /// Stops of exposure applied to the linear raw data (nothing clips: the develop's output is
     /// float from there on).

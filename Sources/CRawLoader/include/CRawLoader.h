@@ -86,6 +86,20 @@ rcp_raw *rcp_raw_open(const char *path, rcp_raw_info *info, int *code);
  * sample, the white level at 65535 for the smallest multiplier). Returns 0 or LibRaw's error code. */
 int rcp_raw_develop_image(rcp_raw *raw, const rcp_raw_develop *develop, rcp_raw_problems *problems);
 
+/* The unpacked mosaic of a Bayer sensor, for recipe's own demosaic (CDemosaic). */
+typedef struct {
+    const uint16_t *raw;     /* LibRaw's frame, valid until rcp_raw_close */
+    int raw_pitch;           /* samples a row */
+    int top, left, width, height;
+    int pattern[4];          /* colour of (0,0), (0,1), (1,0), (1,1) of the visible image: 0 R, 1 G, 2 B */
+    float black[4];          /* per pattern position */
+    float maximum;
+} rcp_raw_mosaic;
+
+/* Unpacks the mosaic only (no develop). Returns 0, LibRaw's error code, or 1 when the sensor is
+ * not a plain 3-colour Bayer mosaic this path takes (the caller develops through LibRaw). */
+int rcp_raw_unpack_mosaic(rcp_raw *raw, unsigned max_memory_mb, rcp_raw_mosaic *mosaic, rcp_raw_problems *problems);
+
 /* The developed image: 4 samples a pixel (the first three used), `width` × `height`, stored
  * orientation. `gain` is what the samples must be multiplied by so that the white level of the
  * smallest multiplier is 1 (above 1 when a highlight mode kept what lies above it). */

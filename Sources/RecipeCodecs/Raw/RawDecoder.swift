@@ -1,3 +1,4 @@
+internal import CDemosaic
 internal import CRawLoader
 import RecipeCore
 import RecipeKernels
@@ -35,6 +36,13 @@ public final class RawDecoder: ImageDecoder {
     private var nextRow = 0
     /// What the samples are multiplied by to put them on the scale `headroom` promises.
     private var rescale = 1.0
+    /// recipe's own demosaic (`directional`): the mosaic and a block of rows demosaiced ahead.
+    private var bayer: rcp_bayer?
+    private var block: UnsafeMutableRawPointer?
+    private var scratch: UnsafeMutablePointer<Float>?
+    private var blockRange = 0..<0
+    /// Rows demosaiced at once: the 6 rows of margin above and below cost 12/96 more.
+    static let blockRows = 96
 
     public init(path: String, options: DecodeOptions) throws(ImageError) {
         self.path = path
@@ -75,7 +83,27 @@ public final class RawDecoder: ImageDecoder {
         }
     }
 
-    deinit { rcp_raw_close(handle) }
+    deinit {
+        rcp_raw_close(handle)
+        block?.deallocate()
+        scratch?.deallocate()
+    }
+
+    /// Whether the develop runs recipe's own demosaic on the mosaic LibRaw unpacks (streamed), or
+    /// LibRaw's whole develop: the own path takes a plain Bayer mosaic, clipped highlights, no
+    /// chromatic aberration or denoising (LibRaw's, in its develop) and a white balance known
+    /// before the develop (not LibRaw's grey-world estimate).
+    func developsOwn(_ develop: RawDevelop, half: Bool) -> Bool {
+        guard let raw = info.raw else { return false }
+        return Self.developsOwn(raw, develop, half: half)
+    }
+
+    /// `developsOwn` for a raw's header facts (what `explain` says).
+    public static func developsOwn(_ raw: RawImageInfo, _ develop: RawDevelop, half: Bool = false) -> Bool {
+        guard develop.demosaic == .directional, !half, !raw.cfa.isEmpty, raw.colors == 3,
+              develop.highlights == .clip, develop.chromaticAberration == (1, 1), develop.noiseThreshold == 0 else { return false }
+        return whiteBalance(develop.whiteBalance, raw: raw).mode != 1
+    }
 
     /// The camera in words, for messages: "Canon EOS 550D", or "an unidentified camera".
     static func camera(make: String, model: String) -> String {
@@ -245,6 +273,43 @@ public final class RawDecoder: ImageDecoder {
             }
             warnings.append(ImageWarning(path: path, "\(raw.camera): \(what); rendered as decoded"))
         }
+        if developsOwn(develop, half: half) {
+            var mosaic = rcp_raw_mosaic()
+            var problems = rcp_raw_problems()
+            let status = rcp_raw_unpack_mosaic(handle, UInt32(clamping: max(64, options.maxRawMemory >> 20)), &mosaic, &problems)
+            if status == 0 {
+                try checkProblems(problems, camera: raw.camera)
+                var m = Self.whiteBalance(develop.whiteBalance, raw: raw).multipliers
+                if m.count < 3 { m = raw.daylight }
+                let low = m.prefix(3).min() ?? 1
+                var b = rcp_bayer()
+                b.raw = mosaic.raw
+                b.raw_pitch = mosaic.raw_pitch
+                (b.top, b.left, b.width, b.height) = (mosaic.top, mosaic.left, mosaic.width, mosaic.height)
+                b.pattern = mosaic.pattern
+                b.black = mosaic.black
+                let blacks = [mosaic.black.0, mosaic.black.1, mosaic.black.2, mosaic.black.3]
+                let colours = [mosaic.pattern.0, mosaic.pattern.1, mosaic.pattern.2, mosaic.pattern.3].map(Int.init)
+                let scales = (0..<4).map { q in Float(m[colours[q]] / low) / (mosaic.maximum - blacks[q]) }
+                b.scale = (scales[0], scales[1], scales[2], scales[3])
+                guard Int(b.width) == width, Int(b.height) == height else {
+                    throw ImageError(.unsupported, path: path, "\(raw.camera): the mosaic is \(b.width)×\(b.height), not the \(width)×\(height) the header declares")
+                }
+                bayer = b
+                let rows = Self.blockRows
+                block = UnsafeMutableRawPointer.allocate(byteCount: width * 6 * rows, alignment: 64)
+                scratch = UnsafeMutablePointer<Float>.allocate(capacity: rcp_bayer_scratch(Int32(width), Int32(rows)))
+                return
+            }
+            if status != 1 { throw ImageError(Self.problem(status), path: path, "\(raw.camera): \(Self.words(status))") }
+            // Not a plain Bayer mosaic after all: LibRaw develops it (AHD), from a fresh handle.
+            rcp_raw_close(self.handle)
+            var c = rcp_raw_info()
+            var code: Int32 = 0
+            guard let reopened = rcp_raw_open(path, &c, &code) else { throw Self.openError(code, info: c, path: path) }
+            self.handle = reopened
+        }
+        guard let handle = self.handle else { throw ImageError(.corrupt, path: path, "the raw file is closed") }
         var d = rcp_raw_develop()
         d.quality = develop.demosaic.libRawQuality
         d.half_size = half ? 1 : 0
@@ -269,14 +334,7 @@ public final class RawDecoder: ImageDecoder {
         if status != 0 {
             throw ImageError(Self.problem(status), path: path, "\(camera): \(Self.words(status))")
         }
-        if problems.data_errors > 0 {
-            let what = problems.end_of_file != 0 ? "the raw data ends before the image does (the file is truncated or its pixel data cut)"
-                : "the raw data is corrupt at byte \(problems.first_offset)\(problems.data_errors > 1 ? " (\(problems.data_errors) errors)" : "")"
-            guard options.allowDamaged else {
-                throw ImageError(.damaged, path: path, "\(camera): \(what) (--allow-damaged renders what was decoded)")
-            }
-            warnings.append(ImageWarning(path: path, "\(camera): \(what); rendered as decoded"))
-        }
+        try checkProblems(problems, camera: camera)
         var w: Int32 = 0, h: Int32 = 0
         var gain = 1.0
         guard let pixels = rcp_raw_image(handle, &w, &h, &gain), w > 0, h > 0 else {
@@ -294,10 +352,25 @@ public final class RawDecoder: ImageDecoder {
         rescale = gain / promised
     }
 
+    /// Data errors LibRaw met while unpacking: refused as damaged unless `--allow-damaged`.
+    private func checkProblems(_ problems: rcp_raw_problems, camera: String) throws(ImageError) {
+        guard problems.data_errors > 0 else { return }
+        let what = problems.end_of_file != 0 ? "the raw data ends before the image does (the file is truncated or its pixel data cut)"
+            : "the raw data is corrupt at byte \(problems.first_offset)\(problems.data_errors > 1 ? " (\(problems.data_errors) errors)" : "")"
+        guard options.allowDamaged else {
+            throw ImageError(.damaged, path: path, "\(camera): \(what) (--allow-damaged renders what was decoded)")
+        }
+        warnings.append(ImageWarning(path: path, "\(camera): \(what); rendered as decoded"))
+    }
+
     public func decodingBytes(scaleDenominator: Int) -> Int {
         guard let raw = info.raw else { return 0 }
         let half = options.develop.demosaic == .halfSize || scaleDenominator == 2
         let mosaic = raw.rawWidth * raw.rawHeight * 2
+        if developsOwn(options.develop, half: half) {
+            // The mosaic, a block of rows and the demosaic's scratch for it.
+            return mosaic + width * 6 * Self.blockRows + rcp_bayer_scratch(Int32(width), Int32(Self.blockRows)) * 4
+        }
         let pixels = half ? ((width + 1) / 2) * ((height + 1) / 2) : width * height
         // LibRaw's 4-sample image, its raw copy, and the demosaic's working tiles (AHD: three
         // 512×512 tiles of 2 + 4 + 4 + 1 bytes a pixel per thread).
@@ -306,6 +379,30 @@ public final class RawDecoder: ImageDecoder {
 
     public func readRows(into buffer: PixelBuffer) throws -> Int {
         precondition(buffer.width == width && buffer.format == format, "strip does not match the decoder")
+        if var bayer, let block, let scratch {
+            guard nextRow < height else {
+                buffer.rowCount = 0
+                return 0
+            }
+            if !blockRange.contains(nextRow) {
+                let end = min(height, nextRow + Self.blockRows)
+                rcp_bayer_rows(&bayer, Int32(nextRow), Int32(end), block.assumingMemoryBound(to: UInt16.self), width * 6, scratch)
+                blockRange = nextRow..<end
+            }
+            let n = min(buffer.rowCapacity, blockRange.upperBound - nextRow)
+            for r in 0..<n {
+                buffer.row(r).copyMemory(from: block + (nextRow - blockRange.lowerBound + r) * width * 6, byteCount: width * 6)
+            }
+            buffer.rowCount = n
+            buffer.originY = nextRow
+            nextRow += n
+            if nextRow == height {
+                rcp_raw_close(handle)
+                handle = nil
+                self.bayer = nil
+            }
+            return n
+        }
         guard let image, nextRow < height else {
             buffer.rowCount = 0
             return 0

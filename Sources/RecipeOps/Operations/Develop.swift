@@ -7,10 +7,11 @@ extension Operations {
     /// recipe serves a mixed folder), and `explain` says so.
     ///
     /// ```yaml
-    /// - develop: {white-balance: as-shot, demosaic: ahd, highlights: clip}
+    /// - develop: {white-balance: as-shot, demosaic: directional, highlights: clip}
     /// ```
     ///
-    /// Without the stage a raw photo develops with the defaults below: as-shot white balance, AHD,
+    /// Without the stage a raw photo develops with the defaults below: as-shot white balance, the
+    /// directional demosaic,
     /// highlights clipped, no exposure change: the scene as measured (Grammar/semantics.md "Camera
     /// raw photos").
     public static let develop = OperationSpec(
@@ -28,8 +29,8 @@ extension Operations {
                       "instead of white-balance: the multiplier of the camera's red channel, green being 1 (with blue-multiplier)"),
             ParamSpec("blue-multiplier", .number(0.05...20, unit: .factor),
                       "instead of white-balance: the multiplier of the camera's blue channel, green being 1 (with red-multiplier)"),
-            ParamSpec("demosaic", .choice(RawDevelop.Demosaic.allCases.map(\.rawValue)), default: .choice("ahd"),
-                      "LibRaw's demosaic: linear (bilinear), vng, ppg, ahd, dcb, dht, aahd; half-size makes each 2×2 cell of the mosaic one pixel (half the width and height, no demosaic)"),
+            ParamSpec("demosaic", .choice(RawDevelop.Demosaic.allCases.map(\.rawValue)), default: .choice("directional"),
+                      "directional: recipe's own (edge-directed green, colour differences for red and blue; streamed, a third of LibRaw's memory; sensors other than a plain Bayer mosaic fall back to ahd); LibRaw's linear (bilinear), vng, ppg, ahd, dcb, dht, aahd; half-size makes each 2×2 cell of the mosaic one pixel (half the width and height, no demosaic)"),
             ParamSpec("highlights", .choice(["clip", "unclip", "blend", "rebuild"]), default: .choice("clip"),
                       "light above the sensor's white level: clipped to white, kept unclipped (it may tint), blended, or rebuilt from the channels that did not clip"),
             ParamSpec("rebuild-level", .integer(3...9), default: .integer(5),
@@ -43,7 +44,7 @@ extension Operations {
             ParamSpec("noise-threshold", .number(0...5000, unit: .none), default: .number(0),
                       "wavelet denoising before the demosaic (LibRaw's -n; 100 to 1000 is useful, 0 none)"),
         ],
-        example: "develop: {white-balance: as-shot, demosaic: ahd, highlights: clip}",
+        example: "develop: {white-balance: as-shot, demosaic: directional, highlights: clip}",
         validate: { p in
             var problems: [ParamProblem] = []
             let named = p.isGiven("white-balance")
@@ -80,7 +81,7 @@ extension Operations {
             case let name: d.whiteBalance = .preset(name)
             }
         }
-        d.demosaic = RawDevelop.Demosaic(rawValue: p.choice("demosaic") ?? "ahd") ?? .ahd
+        d.demosaic = RawDevelop.Demosaic(rawValue: p.choice("demosaic") ?? "directional") ?? .directional
         switch p.choice("highlights") ?? "clip" {
         case "unclip": d.highlights = .unclip
         case "blend": d.highlights = .blend

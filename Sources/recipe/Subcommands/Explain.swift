@@ -85,7 +85,11 @@ struct Explain: ParsableCommand {
             Console.warnings(chosenColor.warnings)
             // The develop runs in the raw decoder, before the plan; other photos have none.
             if let raw = info.raw {
-                print("develop: \(raw.camera) raw by LibRaw in the decoder: \(graph.develop ?? RawDevelop())\(graph.develop == nil ? " (the defaults: no develop stage)" : "")")
+                let develop = graph.develop ?? RawDevelop()
+                let how = RawDecoder.developsOwn(raw, develop)
+                    ? "LibRaw unpacks, recipe's directional demosaic streams rows (a display size decodes at half size through LibRaw)"
+                    : "by LibRaw, whole" + (develop.demosaic == .directional ? " (directional takes plain Bayer mosaics with clipped highlights and a known white balance: ahd here)" : "")
+                print("develop: \(raw.camera) raw in the decoder, \(how): \(develop)\(graph.develop == nil ? " (the defaults: no develop stage)" : "")")
             } else if graph.develop != nil {
                 print("develop: ignored: \(photo) is not a camera raw file (the stage is for raws only)")
             }

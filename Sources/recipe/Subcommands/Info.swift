@@ -60,7 +60,10 @@ struct InfoReport {
         // and colour model, and whether it holds colours outside sRGB.
         let (profile, name, colorWarnings) = PhotoColor.sourceProfile(photo: path, info: info)
         warnings = colorWarnings
-        if let icc = m.icc, let embedded = try? ColorProfile(icc: icc), colorWarnings.isEmpty {
+        if info.raw != nil, let color = try? PhotoColor(photo: path, info: info) {
+            // A raw's colours are its camera's, through the camera matrix of the default develop.
+            fields.append(("colour space", .string(color.sourceName)))
+        } else if let icc = m.icc, let embedded = try? ColorProfile(icc: icc), colorWarnings.isEmpty {
             let gamut = embedded.colorModel == .rgb ? (embedded.isWideGamut ? ", wide gamut" : embedded.isSRGBEquivalent ? ", sRGB" : "") : ""
             fields.append(("colour space", .string("\(name) (ICC v\(embedded.version) \(embedded.deviceClass) profile, \(embedded.colorModel.rawValue)\(gamut))")))
         } else {
