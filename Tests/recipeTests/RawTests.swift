@@ -107,6 +107,18 @@ struct RawTests: CLITest {
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.jpg").path))
     }
 
+    @Test("a damaged raw whose camera name is garbage still gets one clean line: no control characters")
+    func garbledCameraName() throws {
+        let path = TestPaths.fixture("raw/broken/dc50-garbled-make.kdc")
+        for args in [["render", path, "-o", TestPaths.temporaryDirectory("raw-garbled").appendingPathComponent("o.jpg").path], ["info", path]] {
+            let r = try recipe(args)
+            #expect(r.status == 1, "\(args[0]): exit \(r.status)")
+            let lines = r.stderr.split(separator: "\n")
+            #expect(lines.count == 1 && r.stderr.contains(path), "\(args[0]): \(r.stderr)")
+            #expect(!r.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F }, "\(args[0]): control characters in \(r.stderr.debugDescription)")
+        }
+    }
+
     @Test("`info` on a raw names the camera, the mosaic, the levels and the multipliers")
     func info() throws {
         let out = try ok(["info", TestPaths.fixture("raw/kodim03-crop-o6.dng")])

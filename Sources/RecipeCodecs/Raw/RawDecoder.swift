@@ -111,10 +111,15 @@ public final class RawDecoder: ImageDecoder {
         return name.isEmpty ? "raw file of an unidentified camera" : name
     }
 
+    /// A C string field of LibRaw's, as text fit for a one-line message: a damaged file's bytes
+    /// land in these fields, so control characters (an ESC a terminal would obey, a newline that
+    /// would split the line) and what is not UTF-8 are dropped, and spaces collapsed.
     private static func string<T>(_ tuple: T) -> String {
-        withUnsafeBytes(of: tuple) { bytes in
+        let text = withUnsafeBytes(of: tuple) { bytes in
             String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         }
+        let kept = text.unicodeScalars.filter { !$0.properties.generalCategory.isControlOrFormat && $0 != "\u{FFFD}" }
+        return String(String.UnicodeScalarView(kept)).split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     static func rawInfo(_ c: rcp_raw_info) -> RawImageInfo {

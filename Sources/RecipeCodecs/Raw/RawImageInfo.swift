@@ -50,3 +50,13 @@ extension RawImageInfo {
     /// The camera in words, for messages: "Canon EOS 550D".
     public var camera: String { RawDecoder.camera(make: make, model: model) }
 }
+
+extension Unicode.GeneralCategory {
+    /// Control (Cc), format (Cf), surrogate, private use and unassigned code points.
+    var isControlOrFormat: Bool {
+        switch self {
+        case .control, .format, .surrogate, .privateUse, .unassigned: true
+        default: false
+        }
+    }
+}
