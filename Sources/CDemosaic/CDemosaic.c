@@ -136,3 +136,42 @@ void rcp_bayer_rows(const rcp_bayer *b, int y0, int y1, uint16_t *out, size_t st
     }
     #undef COL
 }
+
+/* The normalised sample at mosaic (y, x), mirrored into the image. */
+static inline float sample(const rcp_bayer *b, int y, int x) {
+    y = mirror(y, b->height);
+    x = mirror(x, b->width);
+    int p = ((y & 1) << 1) | (x & 1);
+    float v = ((float)b->raw[(size_t)(y + b->top) * b->raw_pitch + b->left + x] - b->black[p]) * b->scale[p];
+    return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+void rcp_bayer_half_rows(const rcp_bayer *b, int y0, int y1, uint16_t *out, size_t stride) {
+    const int w = (b->width + 1) / 2;
+    /* Where red and blue sit in the cell, and which way the cell's centre lies from them. */
+    int dy[3] = {0, 0, 0}, dx[3] = {0, 0, 0};
+    for (int q = 0; q < 4; q++)
+        if (b->pattern[q] != 1) { dy[b->pattern[q]] = q >> 1; dx[b->pattern[q]] = q & 1; }
+    for (int y = y0; y < y1; y++) {
+        uint16_t *o = (uint16_t *)((char *)out + (size_t)(y - y0) * stride);
+        for (int x = 0; x < w; x++) {
+            float rgb[3];
+            /* Green: the cell's two greens, centred on the cell already. */
+            float g = 0;
+            for (int q = 0; q < 4; q++)
+                if (b->pattern[q] == 1) g += sample(b, 2 * y + (q >> 1), 2 * x + (q & 1));
+            rgb[1] = 0.5f * g;
+            /* Red and blue sit half a sample off the centre: bilinear from the four samples of
+             * that colour around it (9, 3, 3, 1), so the three planes line up. */
+            for (int c = 0; c < 3; c += 2) {
+                int sy = dy[c] ? -2 : 2, sx = dx[c] ? -2 : 2;
+                int yy = 2 * y + dy[c], xx = 2 * x + dx[c];
+                rgb[c] = (9 * sample(b, yy, xx) + 3 * sample(b, yy + sy, xx) + 3 * sample(b, yy, xx + sx) + sample(b, yy + sy, xx + sx)) / 16;
+            }
+            for (int c = 0; c < 3; c++) {
+                float v = rgb[c] * 65535.0f + 0.5f;
+                o[3 * x + c] = v <= 0 ? 0 : v >= 65535 ? 65535 : (uint16_t)v;
+            }
+        }
+    }
+}

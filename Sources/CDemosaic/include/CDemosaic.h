@@ -30,4 +30,10 @@ size_t rcp_bayer_scratch(int width, int rows);
  * white balanced, white at 65535, clipped to 0…65535 (highlights clip). */
 void rcp_bayer_rows(const rcp_bayer *b, int y0, int y1, uint16_t *out, size_t stride, float *scratch);
 
+/* Half size: output row y of ((width + 1) / 2) pixels from mosaic rows 2y and 2y + 1, each 2×2
+ * cell one pixel: the mean of its greens, and red and blue interpolated to the cell's centre from
+ * the four samples of their colour around it (LibRaw's half-size mode takes the cell's own red and
+ * blue, half a sample off: the planes then do not line up). For display sizes. */
+void rcp_bayer_half_rows(const rcp_bayer *b, int y0, int y1, uint16_t *out, size_t stride);
+
 #endif

@@ -41,6 +41,8 @@ public final class RawDecoder: ImageDecoder {
     private var block: UnsafeMutableRawPointer?
     private var scratch: UnsafeMutablePointer<Float>?
     private var blockRange = 0..<0
+    /// Whether the own path makes each 2×2 cell one pixel (half size) instead of demosaicing.
+    private var halves = false
     /// Rows demosaiced at once: the 6 rows of margin above and below cost 12/96 more.
     static let blockRows = 96
 
@@ -100,7 +102,7 @@ public final class RawDecoder: ImageDecoder {
 
     /// `developsOwn` for a raw's header facts (what `explain` says).
     public static func developsOwn(_ raw: RawImageInfo, _ develop: RawDevelop, half: Bool = false) -> Bool {
-        guard develop.demosaic == .directional, !half, !raw.cfa.isEmpty, raw.colors == 3,
+        guard develop.demosaic == .directional || develop.demosaic == .halfSize, !raw.cfa.isEmpty, raw.colors == 3,
               develop.highlights == .clip, develop.chromaticAberration == (1, 1), develop.noiseThreshold == 0 else { return false }
         return whiteBalance(develop.whiteBalance, raw: raw).mode != 1
     }
@@ -297,13 +299,17 @@ public final class RawDecoder: ImageDecoder {
                 let colours = [mosaic.pattern.0, mosaic.pattern.1, mosaic.pattern.2, mosaic.pattern.3].map(Int.init)
                 let scales = (0..<4).map { q in Float(m[colours[q]] / low) / (mosaic.maximum - blacks[q]) }
                 b.scale = (scales[0], scales[1], scales[2], scales[3])
-                guard Int(b.width) == width, Int(b.height) == height else {
+                let full = develop.demosaic == .halfSize ? ((width - 1) * 2 + 1...width * 2, (height - 1) * 2 + 1...height * 2)
+                                                          : (width...width, height...height)
+                guard full.0.contains(Int(b.width)), full.1.contains(Int(b.height)) else {
                     throw ImageError(.unsupported, path: path, "\(raw.camera): the mosaic is \(b.width)×\(b.height), not the \(width)×\(height) the header declares")
                 }
                 bayer = b
+                halves = half
+                if half { (width, height) = ((Int(b.width) + 1) / 2, (Int(b.height) + 1) / 2) }
                 let rows = Self.blockRows
                 block = UnsafeMutableRawPointer.allocate(byteCount: width * 6 * rows, alignment: 64)
-                scratch = UnsafeMutablePointer<Float>.allocate(capacity: rcp_bayer_scratch(Int32(width), Int32(rows)))
+                if !half { scratch = UnsafeMutablePointer<Float>.allocate(capacity: rcp_bayer_scratch(Int32(width), Int32(rows))) }
                 return
             }
             if status != 1 { throw ImageError(Self.problem(status), path: path, "\(raw.camera): \(Self.words(status))") }
@@ -374,7 +380,7 @@ public final class RawDecoder: ImageDecoder {
         let mosaic = raw.rawWidth * raw.rawHeight * 2
         if developsOwn(options.develop, half: half) {
             // The mosaic, a block of rows and the demosaic's scratch for it.
-            return mosaic + width * 6 * Self.blockRows + rcp_bayer_scratch(Int32(width), Int32(Self.blockRows)) * 4
+            return mosaic + width * 6 * Self.blockRows + (half ? 0 : rcp_bayer_scratch(Int32(width), Int32(Self.blockRows)) * 4)
         }
         let pixels = half ? ((width + 1) / 2) * ((height + 1) / 2) : width * height
         // LibRaw's 4-sample image, its raw copy, and the demosaic's working tiles (AHD: three
@@ -384,14 +390,18 @@ public final class RawDecoder: ImageDecoder {
 
     public func readRows(into buffer: PixelBuffer) throws -> Int {
         precondition(buffer.width == width && buffer.format == format, "strip does not match the decoder")
-        if var bayer, let block, let scratch {
+        if var bayer, let block {
             guard nextRow < height else {
                 buffer.rowCount = 0
                 return 0
             }
             if !blockRange.contains(nextRow) {
                 let end = min(height, nextRow + Self.blockRows)
-                rcp_bayer_rows(&bayer, Int32(nextRow), Int32(end), block.assumingMemoryBound(to: UInt16.self), width * 6, scratch)
+                if halves {
+                    rcp_bayer_half_rows(&bayer, Int32(nextRow), Int32(end), block.assumingMemoryBound(to: UInt16.self), width * 6)
+                } else {
+                    rcp_bayer_rows(&bayer, Int32(nextRow), Int32(end), block.assumingMemoryBound(to: UInt16.self), width * 6, scratch!)
+                }
                 blockRange = nextRow..<end
             }
             let n = min(buffer.rowCapacity, blockRange.upperBound - nextRow)

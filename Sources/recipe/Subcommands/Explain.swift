@@ -87,7 +87,7 @@ struct Explain: ParsableCommand {
             if let raw = info.raw {
                 let develop = graph.develop ?? RawDevelop()
                 let how = RawDecoder.developsOwn(raw, develop)
-                    ? "LibRaw unpacks, recipe's directional demosaic streams rows (a display size decodes at half size through LibRaw)"
+                    ? "LibRaw unpacks, recipe's directional demosaic streams rows (a render at half size or less makes each 2×2 cell one pixel instead)"
                     : "by LibRaw, whole" + (develop.demosaic == .directional ? " (directional takes plain Bayer mosaics with clipped highlights and a known white balance: ahd here)" : "")
                 print("develop: \(raw.camera) raw in the decoder, \(how): \(develop)\(graph.develop == nil ? " (the defaults: no develop stage)" : "")")
             } else if graph.develop != nil {
