@@ -146,6 +146,24 @@ static inline float sample(const rcp_bayer *b, int y, int x) {
     return v < 0 ? 0 : v > 1 ? 1 : v;
 }
 
+/* One output pixel of the half size: the mirrored way, for the edges. */
+static void half_cell(const rcp_bayer *b, int y, int x, const int dy[3], const int dx[3], uint16_t *o) {
+    float rgb[3];
+    float g = 0;
+    for (int q = 0; q < 4; q++)
+        if (b->pattern[q] == 1) g += sample(b, 2 * y + (q >> 1), 2 * x + (q & 1));
+    rgb[1] = 0.5f * g;
+    for (int c = 0; c < 3; c += 2) {
+        int sy = dy[c] ? -2 : 2, sx = dx[c] ? -2 : 2;
+        int yy = 2 * y + dy[c], xx = 2 * x + dx[c];
+        rgb[c] = (9 * sample(b, yy, xx) + 3 * sample(b, yy + sy, xx) + 3 * sample(b, yy, xx + sx) + sample(b, yy + sy, xx + sx)) / 16;
+    }
+    for (int c = 0; c < 3; c++) {
+        float v = rgb[c] * 65535.0f + 0.5f;
+        o[3 * x + c] = v <= 0 ? 0 : v >= 65535 ? 65535 : (uint16_t)v;
+    }
+}
+
 void rcp_bayer_half_rows(const rcp_bayer *b, int y0, int y1, uint16_t *out, size_t stride) {
     const int w = (b->width + 1) / 2;
     /* Where red and blue sit in the cell, and which way the cell's centre lies from them. */
@@ -154,24 +172,37 @@ void rcp_bayer_half_rows(const rcp_bayer *b, int y0, int y1, uint16_t *out, size
         if (b->pattern[q] != 1) { dy[b->pattern[q]] = q >> 1; dx[b->pattern[q]] = q & 1; }
     for (int y = y0; y < y1; y++) {
         uint16_t *o = (uint16_t *)((char *)out + (size_t)(y - y0) * stride);
-        for (int x = 0; x < w; x++) {
-            float rgb[3];
-            /* Green: the cell's two greens, centred on the cell already. */
-            float g = 0;
-            for (int q = 0; q < 4; q++)
-                if (b->pattern[q] == 1) g += sample(b, 2 * y + (q >> 1), 2 * x + (q & 1));
-            rgb[1] = 0.5f * g;
-            /* Red and blue sit half a sample off the centre: bilinear from the four samples of
-             * that colour around it (9, 3, 3, 1), so the three planes line up. */
-            for (int c = 0; c < 3; c += 2) {
-                int sy = dy[c] ? -2 : 2, sx = dx[c] ? -2 : 2;
-                int yy = 2 * y + dy[c], xx = 2 * x + dx[c];
-                rgb[c] = (9 * sample(b, yy, xx) + 3 * sample(b, yy + sy, xx) + 3 * sample(b, yy, xx + sx) + sample(b, yy + sy, xx + sx)) / 16;
+        int x = 0;
+        if (2 * y >= 2 && 2 * y + 3 < b->height) {
+            /* Inside the image (no mirroring): the same sums read straight from the rows. */
+            const uint16_t *rows[6];  /* mosaic rows 2y − 2 … 2y + 3 */
+            for (int k = 0; k < 6; k++) rows[k] = b->raw + (size_t)(2 * y - 2 + k + b->top) * b->raw_pitch + b->left;
+            for (x = 1; 2 * x + 3 < b->width; x++) {
+                float rgb[3];
+                #define S(r, c) ({ int rr_ = (r), cc_ = (c); int p_ = (((rr_) & 1) << 1) | ((cc_) & 1); \
+                    float v_ = ((float)rows[(rr_) - 2 * y + 2][cc_] - b->black[p_]) * b->scale[p_]; v_ < 0 ? 0 : v_ > 1 ? 1 : v_; })
+                float g = 0;
+                for (int q = 0; q < 4; q++)
+                    if (b->pattern[q] == 1) g += S(2 * y + (q >> 1), 2 * x + (q & 1));
+                rgb[1] = 0.5f * g;
+                for (int c = 0; c < 3; c += 2) {
+                    int sy = dy[c] ? -2 : 2, sx = dx[c] ? -2 : 2;
+                    int yy = 2 * y + dy[c], xx = 2 * x + dx[c];
+                    rgb[c] = (9 * S(yy, xx) + 3 * S(yy + sy, xx) + 3 * S(yy, xx + sx) + S(yy + sy, xx + sx)) / 16;
+                }
+                #undef S
+                for (int c = 0; c < 3; c++) {
+                    float v = rgb[c] * 65535.0f + 0.5f;
+                    o[3 * x + c] = v <= 0 ? 0 : v >= 65535 ? 65535 : (uint16_t)v;
+                }
             }
-            for (int c = 0; c < 3; c++) {
-                float v = rgb[c] * 65535.0f + 0.5f;
-                o[3 * x + c] = v <= 0 ? 0 : v >= 65535 ? 65535 : (uint16_t)v;
+            /* the first and last cells go the mirrored way below */
+            for (int e = 0; e < 2; e++) {
+                int xe = e == 0 ? 0 : x;
+                for (int xx = xe; xx < (e == 0 ? 1 : w); xx++) half_cell(b, y, xx, dy, dx, o);
             }
+            continue;
         }
+        for (; x < w; x++) half_cell(b, y, x, dy, dx, o);
     }
 }
