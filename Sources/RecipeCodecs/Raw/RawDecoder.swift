@@ -390,38 +390,48 @@ public final class RawDecoder: ImageDecoder {
 
     public func readRows(into buffer: PixelBuffer) throws -> Int {
         precondition(buffer.width == width && buffer.format == format, "strip does not match the decoder")
-        if var bayer, let block {
-            guard nextRow < height else {
-                buffer.rowCount = 0
-                return 0
-            }
-            if !blockRange.contains(nextRow) {
-                let end = min(height, nextRow + Self.blockRows)
-                if halves {
-                    rcp_bayer_half_rows(&bayer, Int32(nextRow), Int32(end), block.assumingMemoryBound(to: UInt16.self), width * 6)
-                } else {
-                    rcp_bayer_rows(&bayer, Int32(nextRow), Int32(end), block.assumingMemoryBound(to: UInt16.self), width * 6, scratch!)
-                }
-                blockRange = nextRow..<end
-            }
-            let n = min(buffer.rowCapacity, blockRange.upperBound - nextRow)
-            for r in 0..<n {
-                buffer.row(r).copyMemory(from: block + (nextRow - blockRange.lowerBound + r) * width * 6, byteCount: width * 6)
-            }
-            buffer.rowCount = n
-            buffer.originY = nextRow
-            nextRow += n
-            if nextRow == height {
-                rcp_raw_close(handle)
-                handle = nil
-                self.bayer = nil
-            }
-            return n
-        }
-        guard let image, nextRow < height else {
+        guard nextRow < height, bayer != nil || image != nil else {
             buffer.rowCount = 0
             return 0
         }
+        let n = bayer != nil ? demosaicedRows(into: buffer) : developedRows(into: buffer)
+        buffer.rowCount = n
+        buffer.originY = nextRow
+        nextRow += n
+        if nextRow == height {
+            // The mosaic and LibRaw's developed image go with the handle.
+            rcp_raw_close(handle)
+            handle = nil
+            (bayer, image) = (nil, nil)
+        }
+        return n
+    }
+
+    /// The next rows from recipe's own demosaic (or half size), a block of them made at a time.
+    private func demosaicedRows(into buffer: PixelBuffer) -> Int {
+        guard var bayer, let block else { return 0 }
+        let rowBytes = width * 6
+        if !blockRange.contains(nextRow) {
+            let end = min(height, nextRow + Self.blockRows)
+            let rows = block.assumingMemoryBound(to: UInt16.self)
+            if halves {
+                rcp_bayer_half_rows(&bayer, Int32(nextRow), Int32(end), rows, rowBytes)
+            } else {
+                rcp_bayer_rows(&bayer, Int32(nextRow), Int32(end), rows, rowBytes, scratch!)
+            }
+            blockRange = nextRow..<end
+        }
+        let n = min(buffer.rowCapacity, blockRange.upperBound - nextRow)
+        for r in 0..<n {
+            buffer.row(r).copyMemory(from: block + (nextRow - blockRange.lowerBound + r) * rowBytes, byteCount: rowBytes)
+        }
+        return n
+    }
+
+    /// The next rows of LibRaw's developed image (4 samples a pixel, the first three kept), put
+    /// on the scale `headroom` promised.
+    private func developedRows(into buffer: PixelBuffer) -> Int {
+        guard let image else { return 0 }
         let n = min(buffer.rowCapacity, height - nextRow)
         let scale = rescale
         for i in 0..<n {
@@ -438,15 +448,6 @@ public final class RawDecoder: ImageDecoder {
                     dst[3 * (x >> 2) + (x & 3)] = UInt16(min(65535, (Double(src[x]) * scale).rounded()))
                 }
             }
-        }
-        buffer.rowCount = n
-        buffer.originY = nextRow
-        nextRow += n
-        if nextRow == height {
-            // The developed image is LibRaw's: let go of it and the mosaic with the handle.
-            rcp_raw_close(handle)
-            handle = nil
-            self.image = nil
         }
         return n
     }

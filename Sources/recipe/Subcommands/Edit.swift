@@ -23,7 +23,7 @@ struct Edit: ParsableCommand {
               recipe edit IMG_0001.JPG --foreign other.recipe.yaml --rendered other.jpg
             """)
 
-    @Argument(help: "The photo (JPEG or PNG); it is only read.")
+    @Argument(help: "The photo (JPEG, PNG, TIFF, WebP, HEIC/HEIF, AVIF or a camera raw file); it is only read.")
     var photo: String
 
     @Option(name: .customLong("add"), help: ArgumentHelp("Append the stages (and params) of this recipe (repeatable).", valueName: "recipe"))
