@@ -6,12 +6,14 @@
 #include <math.h>
 #include <string.h>
 
-#define PAD 6
+#define PAD 12
+
+/* Planes of the strip's padded grid the full demosaic keeps. */
+#define PLANES 7
 
 size_t rcp_bayer_scratch(int width, int rows) {
     size_t w = (size_t)width + 2 * PAD, h = (size_t)rows + 2 * PAD;
-    /* mosaic, green, horizontal and vertical gradients, their sums, two colour differences */
-    return 7 * w * h + 64;
+    return PLANES * w * h + 64;
 }
 
 /* A row or column index mirrored into 0…n−1 about its first and last sample (−1 → 1, n → n − 2),
@@ -21,117 +23,170 @@ static inline int mirror(int i, int n) {
     return i;
 }
 
+/* The weights of a colour difference 0…4 samples away along a direction (Pekkucuksen and
+ * Altunbasak's filter). */
+#define F0 0.56f
+#define F1 0.35f
+#define F2 0.08f
+#define F3 0.01f
+
 void rcp_bayer_rows(const rcp_bayer *b, int y0, int y1, uint16_t *out, size_t stride, float *scratch) {
     const int W = b->width, H = b->height;
     const int rows = y1 - y0;
     const int w = W + 2 * PAD, h = rows + 2 * PAD;
     const size_t n = (size_t)w * h;
-    /* mosaic, green, gradients along rows and columns, the horizontal share of each red or blue
-     * site's green, and the two colour differences */
-    float *F = scratch, *G = F + n, *dh = G + n, *dv = dh + n, *Dh = dv + n, *Kr = Dh + n, *Kb = Kr + n;
-
-    /* 1. The normalised mosaic: (raw − black) × scale, clipped to 0…1, padded by mirroring. */
-    for (int j = 0; j < h; j++) {
-        int y = mirror(y0 - PAD + j, H);
-        const uint16_t *src = b->raw + (size_t)(y + b->top) * b->raw_pitch + b->left;
-        float *row = F + (size_t)j * w;
-        int p = (y & 1) << 1;
-        for (int i = 0; i < w; i++) {
-            int x = mirror(i - PAD, W);
-            int q = p | (x & 1);
-            float v = ((float)src[x] - b->black[q]) * b->scale[q];
-            row[i] = v < 0 ? 0 : v > 1 ? 1 : v;
-        }
-    }
+    /* F: the mosaic, encoded; Ah, Av: the colour difference G − C along rows and along columns at
+     * every sample; Gh, Gv: how much they change along their direction; Sh, Sv: those summed over
+     * five samples across. Later, D: the final G − C at red and blue sites and G: green (in Gh's
+     * and Gv's planes); E: the other colour's difference at red and blue sites (in Ah's). */
+    float *F = scratch, *Ah = F + n, *Av = Ah + n, *Gh = Av + n, *Gv = Gh + n, *Sh = Gv + n, *Sv = Sh + n;
     /* The pattern, relative to the strip's padded grid: row j, column i is visible (y0−PAD+j, i−PAD). */
     const int py = (y0 - PAD) & 1, px = (-PAD) & 1;
     #define COL(j, i) b->pattern[((((j) + py) & 1) << 1) | (((i) + px) & 1)]
 
-    /* 2. Gradients along rows and columns, everywhere two samples of margin allow. */
+    /* 1. The mosaic, (raw − black) × scale clipped to 0…1, then square-rooted: the differences
+     * between colours are interpolated on a roughly perceptual scale, so an error in the shadows
+     * weighs what it looks like (interpolating linear light puts them on dark edges). Padded by
+     * mirroring. */
     for (int j = 0; j < h; j++) {
-        float *ph = dh + (size_t)j * w, *pv = dv + (size_t)j * w;
+        int y = mirror(y0 - PAD + j, H);
+        const uint16_t *src = b->raw + (size_t)(y + b->top) * b->raw_pitch + b->left;
+        float *row = F + (size_t)j * w;
+        const int p = (y & 1) << 1;
+        const float b0 = b->black[p], s0 = b->scale[p], b1 = b->black[p | 1], s1 = b->scale[p | 1];
+        float *vis = row + PAD;  /* PAD is even: visible column x has x's parity */
+        for (int x = 0; x < W; x++) {
+            float v = ((float)src[x] - ((x & 1) ? b1 : b0)) * ((x & 1) ? s1 : s0);
+            vis[x] = sqrtf(v < 0 ? 0 : v > 1 ? 1 : v);
+        }
+        for (int i = 0; i < PAD; i++) {
+            row[i] = vis[mirror(i - PAD, W)];
+            row[w - 1 - i] = vis[mirror(W - 1 + PAD - i, W)];
+        }
+    }
+
+    /* 2. Along each row and each column, the missing colour by Hamilton–Adams (the neighbours'
+     * mean, corrected by the sample's own second difference), and so G − C at every sample. */
+    for (int j = 0; j < h; j++) {
         const float *f = F + (size_t)j * w;
+        float *ah = Ah + (size_t)j * w, *av = Av + (size_t)j * w;
+        /* G − C = sign × (sample − estimate): + at green sites, − at red and blue */
+        const float se = COL(j, 0) == 1 ? 1.0f : -1.0f, so = -se;
+        ah[0] = ah[1] = ah[w - 2] = ah[w - 1] = 0;
+        for (int i = 2; i < w - 2; i++) {
+            float e = 0.5f * (f[i - 1] + f[i + 1]) + 0.25f * (2 * f[i] - f[i - 2] - f[i + 2]);
+            ah[i] = ((i & 1) ? so : se) * (f[i] - e);
+        }
+        if (j < 2 || j >= h - 2) { memset(av, 0, (size_t)w * sizeof(float)); continue; }
         for (int i = 0; i < w; i++) {
-            if (i < 2 || i >= w - 2) { ph[i] = 0; } else {
-                ph[i] = fabsf(f[i - 1] - f[i + 1]) + fabsf(2 * f[i] - f[i - 2] - f[i + 2]);
-            }
-            if (j < 2 || j >= h - 2) { pv[i] = 0; } else {
-                pv[i] = fabsf(f[i - w] - f[i + w]) + fabsf(2 * f[i] - f[i - 2 * w] - f[i + 2 * w]);
-            }
+            float e = 0.5f * (f[i - w] + f[i + w]) + 0.25f * (2 * f[i] - f[i - 2 * w] - f[i + 2 * w]);
+            av[i] = ((i & 1) ? so : se) * (f[i] - e);
         }
     }
-    /* 3. Green: at green sites the sample; elsewhere Hamilton–Adams along each direction, blended
-     * by the inverse squares of the gradients summed over 3×3. */
+    /* 3. How much each difference changes along its direction … */
     for (int j = 0; j < h; j++) {
-        float *g = G + (size_t)j * w;
+        float *gh = Gh + (size_t)j * w, *gv = Gv + (size_t)j * w;
+        const float *ah = Ah + (size_t)j * w, *av = Av + (size_t)j * w;
+        gh[0] = gh[w - 1] = 0;
+        for (int i = 1; i < w - 1; i++) gh[i] = fabsf(ah[i - 1] - ah[i + 1]);
+        if (j < 1 || j >= h - 1) { memset(gv, 0, (size_t)w * sizeof(float)); continue; }
+        for (int i = 0; i < w; i++) gv[i] = fabsf(av[i - w] - av[i + w]);
+    }
+    /* … summed over five samples across it (a 5 × 5 window is then five of these sums along it,
+     * in step 4): Gh over five rows, Gv over five columns. */
+    for (int j = 0; j < h; j++) {
+        float *sh = Sh + (size_t)j * w, *sv = Sv + (size_t)j * w;
+        const float *gv = Gv + (size_t)j * w;
+        if (j < 2 || j >= h - 2) memset(sh, 0, (size_t)w * sizeof(float));
+        else {
+            const float *c = Gh + (size_t)j * w;
+            for (int i = 0; i < w; i++) sh[i] = c[i - 2 * w] + c[i - w] + c[i] + c[i + w] + c[i + 2 * w];
+        }
+        sv[0] = sv[1] = sv[w - 2] = sv[w - 1] = 0;
+        for (int i = 2; i < w - 2; i++) sv[i] = gv[i - 2] + gv[i - 1] + gv[i] + gv[i + 1] + gv[i + 2];
+    }
+    float *D = Gh, *G = Gv, *E = Ah;
+    /* 4. Green at red and blue sites: the colour difference from each of the four directions
+     * (north, south, west, east; the differences along it, nearest weighted most), weighted by the
+     * inverse square of how much the differences change in that direction's 5 × 5 window. */
+    for (int j = 0; j < h; j++) {
+        float *d = D + (size_t)j * w, *g = G + (size_t)j * w;
         const float *f = F + (size_t)j * w;
-        for (int i = 0; i < w; i++) {
-            if (COL(j, i) == 1 || j < 3 || j >= h - 3 || i < 3 || i >= w - 3) { g[i] = f[i]; Dh[(size_t)j * w + i] = 0.5f; continue; }
-            float sh = 0, sv = 0;
-            for (int dj = -1; dj <= 1; dj++) {
-                const float *a = dh + (size_t)(j + dj) * w + i, *c = dv + (size_t)(j + dj) * w + i;
-                sh += a[-1] + a[0] + a[1];
-                sv += c[-1] + c[0] + c[1];
-            }
-            float gh = 0.5f * (f[i - 1] + f[i + 1]) + 0.25f * (2 * f[i] - f[i - 2] - f[i + 2]);
-            float gv = 0.5f * (f[i - w] + f[i + w]) + 0.25f * (2 * f[i] - f[i - 2 * w] - f[i + 2 * w]);
-            float wh = 1 / (1e-6f + sh * sh), wv = 1 / (1e-6f + sv * sv);
-            float v = (wh * gh + wv * gv) / (wh + wv);
-            /* No overshoot past the four greens around it by more than their spread. */
-            float lo = fminf(fminf(f[i - 1], f[i + 1]), fminf(f[i - w], f[i + w]));
-            float hi = fmaxf(fmaxf(f[i - 1], f[i + 1]), fmaxf(f[i - w], f[i + w]));
-            float spread = hi - lo;
-            v = v < lo - spread ? lo - spread : v > hi + spread ? hi + spread : v;
-            g[i] = v < 0 ? 0 : v;
-            Dh[(size_t)j * w + i] = wh / (wh + wv); /* the horizontal share, for the chroma below */
+        memcpy(g, f, (size_t)w * sizeof(float));
+        memset(d, 0, (size_t)w * sizeof(float));
+        if (j < 4 || j >= h - 4) continue;
+        const int first = COL(j, 4) == 1 ? 5 : 4;  /* the row's first red or blue site from 4 on */
+        const float *sv = Sv + (size_t)j * w, *sh = Sh + (size_t)j * w;
+        const float *av = Av + (size_t)j * w, *ah = Ah + (size_t)j * w;
+        const size_t w1 = (size_t)w, w2 = 2 * w1, w3 = 3 * w1, w4 = 4 * w1;
+        for (int i = first; i < w - 4; i += 2) {
+            float sn = sv[i] + sv[i - w1] + sv[i - w2] + sv[i - w3] + sv[i - w4];
+            float ss = sv[i] + sv[i + w1] + sv[i + w2] + sv[i + w3] + sv[i + w4];
+            float sw = sh[i] + sh[i - 1] + sh[i - 2] + sh[i - 3] + sh[i - 4];
+            float se = sh[i] + sh[i + 1] + sh[i + 2] + sh[i + 3] + sh[i + 4];
+            float vn = F0 * av[i] + F1 * av[i - w1] + F2 * av[i - w2] + F3 * av[i - w3];
+            float vs = F0 * av[i] + F1 * av[i + w1] + F2 * av[i + w2] + F3 * av[i + w3];
+            float hw = F0 * ah[i] + F1 * ah[i - 1] + F2 * ah[i - 2] + F3 * ah[i - 3];
+            float he = F0 * ah[i] + F1 * ah[i + 1] + F2 * ah[i + 2] + F3 * ah[i + 3];
+            float wn = 1 / (1e-10f + sn * sn), ws = 1 / (1e-10f + ss * ss);
+            float ww = 1 / (1e-10f + sw * sw), we = 1 / (1e-10f + se * se);
+            float v = (wn * vn + ws * vs + ww * hw + we * he) / (wn + ws + ww + we);
+            d[i] = v;
+            g[i] = f[i] + v;
         }
     }
-    /* 4. Colour differences where the colour was sampled, then at the other colour's sites from
-     * the four diagonal neighbours (weighted by the diagonal gradients of green). */
-    for (size_t k = 0; k < n; k++) { Kr[k] = 0; Kb[k] = 0; }
-    for (int j = 0; j < h; j++) {
-        for (int i = 0; i < w; i++) {
-            size_t k = (size_t)j * w + i;
-            int c = COL(j, i);
-            if (c == 0) Kr[k] = F[k] - G[k];
-            else if (c == 2) Kb[k] = F[k] - G[k];
+    /* 5. At red and blue sites, the other colour's difference (G − B at red, G − R at blue) from
+     * the eight nearest samples of that colour (the 7 × 7 filter: 10/32 each diagonal neighbour,
+     * −1/32 each of the four beyond them). */
+    for (int j = 3; j < h - 3; j++) {
+        float *e = E + (size_t)j * w;
+        const float *d = D + (size_t)j * w;
+        const size_t w1 = (size_t)w, w3 = 3 * w1;
+        const int first = COL(j, 3) == 1 ? 4 : 3;
+        for (int i = first; i < w - 3; i += 2) {
+            float near = d[i - w1 - 1] + d[i - w1 + 1] + d[i + w1 - 1] + d[i + w1 + 1];
+            float far = d[i - w3 - 1] + d[i - w3 + 1] + d[i + w3 - 1] + d[i + w3 + 1]
+                      + d[i - w1 - 3] + d[i - w1 + 3] + d[i + w1 - 3] + d[i + w1 + 3];
+            e[i] = (10 * near - far) / 32;
         }
     }
-    for (int j = 1; j < h - 1; j++) {
-        for (int i = 1; i < w - 1; i++) {
-            int c = COL(j, i);
-            if (c == 1) continue;
-            size_t k = (size_t)j * w + i;
-            float *K = c == 0 ? Kb : Kr; /* the other colour's difference */
-            float d1 = fabsf(G[k - w + 1] - G[k + w - 1]) + fabsf(K[k - w + 1] - K[k + w - 1]);
-            float d2 = fabsf(G[k - w - 1] - G[k + w + 1]) + fabsf(K[k - w - 1] - K[k + w + 1]);
-            float w1 = 1 / (1e-6f + d1 * d1), w2 = 1 / (1e-6f + d2 * d2);
-            K[k] = (w1 * 0.5f * (K[k - w + 1] + K[k + w - 1]) + w2 * 0.5f * (K[k - w - 1] + K[k + w + 1])) / (w1 + w2);
-        }
-    }
-    /* 5. Output rows: at green sites both differences from the four neighbours, along the edge. */
+    /* 6. Output rows: G − R and G − B at red and blue sites from D and E; at green sites the mean
+     * of the four neighbours' (the two along the row are one colour, the two across the other);
+     * decoded back to linear light (squared). */
+    float *tr = Av, *tg = tr + W, *tb = tg + W;  /* one row of each plane, before interleaving */
     for (int r = 0; r < rows; r++) {
         int j = r + PAD;
+        const float *g = G + (size_t)j * w + PAD, *d = D + (size_t)j * w + PAD, *e = E + (size_t)j * w + PAD;
+        const size_t w1 = (size_t)w;
+        /* the row's colour at even and odd visible columns (PAD is even) */
+        const int c0 = COL(j, PAD), c1 = COL(j, PAD + 1);
+        const int red_row = c0 == 0 || c1 == 0;
+        for (int x = 0; x < W; x++) {
+            int c = (x & 1) ? c1 : c0;
+            float kr, kb;
+            if (c == 1) {
+                /* on a red row the neighbours along it are red (D = G − R) and across blue */
+                if (red_row) {
+                    kr = 0.25f * (d[x - 1] + d[x + 1] + e[x - w1] + e[x + w1]);
+                    kb = 0.25f * (e[x - 1] + e[x + 1] + d[x - w1] + d[x + w1]);
+                } else {
+                    kr = 0.25f * (e[x - 1] + e[x + 1] + d[x - w1] + d[x + w1]);
+                    kb = 0.25f * (d[x - 1] + d[x + 1] + e[x - w1] + e[x + w1]);
+                }
+            } else if (c == 0) { kr = d[x]; kb = e[x]; }
+            else { kr = e[x]; kb = d[x]; }
+            tr[x] = g[x] - kr;
+            tg[x] = g[x];
+            tb[x] = g[x] - kb;
+        }
         uint16_t *o = (uint16_t *)((char *)out + (size_t)r * stride);
         for (int x = 0; x < W; x++) {
-            int i = x + PAD;
-            size_t k = (size_t)j * w + i;
-            float g = G[k], kr, kb;
-            if (COL(j, i) == 1) {
-                /* the horizontal share of the nearest red or blue sites' decision */
-                float sh = 0.25f * (Dh[k - 1] + Dh[k + 1] + Dh[k - w] + Dh[k + w]);
-                float sv = 1 - sh;
-                kr = sh * 0.5f * (Kr[k - 1] + Kr[k + 1]) + sv * 0.5f * (Kr[k - w] + Kr[k + w]);
-                kb = sh * 0.5f * (Kb[k - 1] + Kb[k + 1]) + sv * 0.5f * (Kb[k - w] + Kb[k + w]);
-            } else {
-                kr = Kr[k];
-                kb = Kb[k];
-            }
-            float rgb[3] = {g + kr, g, g + kb};
-            for (int c = 0; c < 3; c++) {
-                float v = rgb[c] * 65535.0f + 0.5f;
-                o[3 * x + c] = v <= 0 ? 0 : v >= 65535 ? 65535 : (uint16_t)v;
-            }
+            float vr = tr[x] < 0 ? 0 : tr[x] > 1 ? 1 : tr[x];
+            float vg = tg[x] < 0 ? 0 : tg[x] > 1 ? 1 : tg[x];
+            float vb = tb[x] < 0 ? 0 : tb[x] > 1 ? 1 : tb[x];
+            o[3 * x] = (uint16_t)(vr * vr * 65535.0f + 0.5f);
+            o[3 * x + 1] = (uint16_t)(vg * vg * 65535.0f + 0.5f);
+            o[3 * x + 2] = (uint16_t)(vb * vb * 65535.0f + 0.5f);
         }
     }
     #undef COL

@@ -22,8 +22,8 @@ public struct RawDevelop: Sendable, Hashable, CustomStringConvertible {
     /// recipe's own demosaic (`directional`), LibRaw's algorithms by name, and `half-size` (each
     /// 2×2 cell one pixel).
     public enum Demosaic: String, Sendable, Hashable, CaseIterable {
-        /// Hamilton–Adams along the edge, both directions weighted by their gradients, colour
-        /// differences for red and blue (CDemosaic): strip by strip, as the engine asks for rows.
+        /// Gradient-based threshold-free (colour differences to green along rows and columns,
+        /// weighted by how little they change; CDemosaic): strip by strip, as the engine asks.
         case directional
         case linear, vng, ppg, ahd, dcb, dht, aahd
         case halfSize = "half-size"

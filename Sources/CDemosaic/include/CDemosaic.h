@@ -5,12 +5,16 @@
 #include <stdint.h>
 
 /* recipe's own Bayer demosaic (`demosaic: directional`), strip by strip, so that a raw streams
- * into the engine as a JPEG does: Hamilton–Adams green interpolation along the edge, both
- * directions blended by their local gradients (summed over 3×3, inverse squares), then red and
- * blue as colour differences (R − G, B − G) interpolated diagonally and then across, weighted by
- * the same gradients. No state between strips: any rows can be asked for, in any order, on any
- * thread. The mosaic is read through a margin of 6 rows and columns, mirrored at the image's edges
- * (by two, so the pattern keeps its phase). */
+ * into the engine as a JPEG does. The gradient-based, threshold-free method of Pekkucuksen and
+ * Altunbasak (ICIP 2010): along every row and column the missing colour by Hamilton–Adams, so a
+ * colour difference G − C at every sample; green at red and blue sites from those differences in
+ * the four directions, each weighted by how little the differences change in its 5 × 5 window;
+ * then G − R and G − B at the other colour's sites by a 7 × 7 filter and at green sites from the
+ * four neighbours. It runs on the square root of the white-balanced samples, so that the errors
+ * it cannot avoid fall evenly on a roughly perceptual scale rather than on dark edges. No state
+ * between strips: any rows can be asked for, in any order, on any thread. The mosaic is read
+ * through a margin of 12 rows and columns, mirrored at the image's edges (by two, so the pattern
+ * keeps its phase). */
 
 /* The mosaic of one raw file, as LibRaw unpacked it. */
 typedef struct {

@@ -43,7 +43,7 @@ public final class RawDecoder: ImageDecoder {
     private var blockRange = 0..<0
     /// Whether the own path makes each 2×2 cell one pixel (half size) instead of demosaicing.
     private var halves = false
-    /// Rows demosaiced at once: the 6 rows of margin above and below cost 12/96 more.
+    /// Rows demosaiced at once: the 12 rows of margin above and below cost 24/96 more.
     static let blockRows = 96
 
     public init(path: String, options: DecodeOptions) throws(ImageError) {

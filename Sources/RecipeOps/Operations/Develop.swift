@@ -30,7 +30,7 @@ extension Operations {
             ParamSpec("blue-multiplier", .number(0.05...20, unit: .factor),
                       "instead of white-balance: the multiplier of the camera's blue channel, green being 1 (with red-multiplier)"),
             ParamSpec("demosaic", .choice(RawDevelop.Demosaic.allCases.map(\.rawValue)), default: .choice("directional"),
-                      "directional: recipe's own (edge-directed green, colour differences for red and blue; streamed, a third of LibRaw's memory; sensors other than a plain Bayer mosaic fall back to ahd); LibRaw's linear (bilinear), vng, ppg, ahd, dcb, dht, aahd; half-size makes each 2×2 cell of the mosaic one pixel (half the width and height, no demosaic)"),
+                      "directional: recipe's own (colour differences to green along rows and columns, weighted by how little they change; streamed, a third of LibRaw's memory; sensors other than a plain Bayer mosaic fall back to ahd); LibRaw's linear (bilinear), vng, ppg, ahd, dcb, dht, aahd; half-size makes each 2×2 cell of the mosaic one pixel (half the width and height, no demosaic)"),
             ParamSpec("highlights", .choice(["clip", "unclip", "blend", "rebuild"]), default: .choice("clip"),
                       "light above the sensor's white level: clipped to white, kept unclipped (it may tint), blended, or rebuilt from the channels that did not clip"),
             ParamSpec("rebuild-level", .integer(3...9), default: .integer(5),
