@@ -130,6 +130,12 @@ public final class AtomicOutputFile {
         }
     }
 
+    /// Sets the permission bits the file will have (a rewritten recipe keeps its own; objects in
+    /// the store are read-only). `fileno` has no descriptor for the stream: this is the way.
+    public func setMode(_ mode: mode_t) {
+        fchmod(descriptor, mode)
+    }
+
     /// Discards the temporary file; the destination is untouched.
     public func abort() {
         guard !finished else { return }

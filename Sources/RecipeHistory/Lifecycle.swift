@@ -27,9 +27,7 @@ public enum Lifecycle {
         switch data {
         case .native(let sidecar):
             try asset.verify(sidecar)
-            guard !sidecar.checked.hasErrors else {
-                throw SidecarEditError(what: "the sidecar", diagnostics: sidecar.checked.diagnostics.filter { $0.severity == .error }, file: sidecar.checked.file)
-            }
+            try sidecar.requireNoErrors()
             report.lines.append("continuing \(Paths.name(of: sidecar.path)) (\(RecipeFormat.identifier) \(sidecar.checked.declaredVersion.map { "\($0)" } ?? "?"): can handle)")
             return sidecar
         case .none:

@@ -72,7 +72,7 @@ public enum Paths {
                 out.abort()
                 throw HistoryError(path, "cannot write: \(errnoText())")
             }
-            if let mode { fchmod(fileno(out.handle), mode) }
+            if let mode { out.setMode(mode) }
             try out.commit()
         } catch let error as ImageError {
             throw HistoryError(path, error.reason)

@@ -32,6 +32,18 @@ public struct Sidecar: Sendable {
     public private(set) var text: String
     /// The text, checked.
     public private(set) var checked: CheckedRecipe
+    /// What the file held when this sidecar was read; `save` writes only over that.
+    var found: Found = .unchecked
+
+    /// The file at `path` as this sidecar found it.
+    enum Found: Sendable {
+        /// A new sidecar: there must still be no file.
+        case absent
+        /// Read from the file whose bytes had this SHA-256.
+        case sha256(String)
+        /// Not read from `path` (an in-memory edit, a sidecar moved to a new name).
+        case unchecked
+    }
 
     /// A new sidecar with no stages.
     public init(path: String, original: OriginalBinding) throws {
@@ -39,6 +51,7 @@ public struct Sidecar: Sendable {
         let text = "format: \(RecipeFormat.identifier)\nversion: \(RecipeFormat.current)\n\(SidecarText.original(original))\nstages: []\n"
         self.text = text
         self.checked = Sidecar.check(text, path: path)
+        self.found = .absent
         try canonicalise()
     }
 
@@ -63,7 +76,9 @@ public struct Sidecar: Sendable {
     public static func load(_ path: String) throws -> Sidecar {
         let bytes = try Paths.readBytes(path, limit: maxBytes)
         let text = String(decoding: bytes, as: UTF8.self)
-        return Sidecar(path: path, text: text, checked: check(text, path: path))
+        var sidecar = Sidecar(path: path, text: text, checked: check(text, path: path))
+        sidecar.found = .sha256(ContentHash.bytes(bytes))
+        return sidecar
     }
 
     public static func check(_ text: String, path: String, overrides: [String: String] = [:]) -> CheckedRecipe {
@@ -75,12 +90,62 @@ public struct Sidecar: Sendable {
 
     /// The same sidecar under another path (for `relink`).
     public func moved(to newPath: String) throws -> Sidecar {
-        Sidecar(path: newPath, text: text, checked: Sidecar.check(text, path: newPath))
+        var moved = Sidecar(path: newPath, text: text, checked: Sidecar.check(text, path: newPath))
+        moved.found = .absent
+        return moved
     }
 
-    /// Writes the sidecar atomically.
+    /// Writes the sidecar atomically, if the file still holds what it held when this sidecar was
+    /// read (or is still absent, for a new one). recipe's own writers hold the folder's lock
+    /// (`Sidecar.lockFolder`) from reading to saving; this check catches every other writer (an
+    /// editor's save), so an edit made meanwhile is never overwritten: the command fails instead.
     public func save() throws {
+        try checkUnchanged()
         try Paths.writeAtomically(path, Array(text.utf8))
+    }
+
+    /// Throws when the file is no longer what this sidecar was read from.
+    public func checkUnchanged() throws {
+        switch found {
+        case .unchecked:
+            return
+        case .absent:
+            if Paths.exists(path) {
+                throw HistoryError(path, "was created by another program while this edit was being made; nothing written: run the command again")
+            }
+        case .sha256(let digest):
+            let now = Paths.exists(path) ? try? Paths.readBytes(path, limit: Sidecar.maxBytes) : nil
+            guard let now, ContentHash.bytes(now) == digest else {
+                throw HistoryError(path, "was \(now == nil ? "removed" : "changed") by another program while this edit was being made; nothing written: run the command again")
+            }
+        }
+    }
+
+    /// Locks the folder of the sidecar at `path` for one read-change-write (every recipe command
+    /// that writes sidecars or recipes takes it), waiting for another holder with `waiting`.
+    public static func lockFolder(of path: String, waiting: (String?) -> Void) throws -> FileLock {
+        do {
+            return try FileLock(folder: Paths.folder(of: path), mode: .exclusive, waiting: waiting)
+        } catch .busy {
+            throw HistoryError(path, "is being changed by another process")
+        } catch .cannotOpen(let why) {
+            throw HistoryError(path, why)
+        }
+    }
+
+    /// Throws the sidecar's errors (a file that does not parse or check), before anything changes it.
+    public func requireNoErrors() throws {
+        guard !checked.hasErrors else {
+            throw SidecarEditError(what: "the sidecar", diagnostics: checked.diagnostics.filter { $0.severity == .error }, file: checked.file)
+        }
+    }
+
+    /// Every frozen base's pixels present and intact in `store`: checked before a change is
+    /// written, so a sidecar that cannot be rendered is refused, not saved.
+    public func verifyObjects(in store: ObjectStore) throws {
+        for stage in checked.stages {
+            if let base = stage.base { _ = try store.verify(base.pixels) }
+        }
     }
 
     // MARK: edits (each re-checks and re-formats; a change that breaks the recipe is refused)

@@ -356,7 +356,13 @@ package actor PreviewSession {
         guard !edited.hasErrors, let canonical = RecipePrinter.format(edited) else {
             throw PreviewError("the new defaults do not check:\n" + PreviewRenderer.diagnosticsText(edited))
         }
-        try TextOutput.replace(recipePath, with: canonical)
+        do {
+            try TextOutput.replace(recipePath, with: canonical, ifStill: Array(text.utf8))
+        } catch {
+            // Saved in an editor since the page last read it: show that text, keep the sliders.
+            recipeMayHaveChanged()
+            throw PreviewError(error.description)
+        }
         for knob in checked.knobs { overrides[knob.name] = nil }
         recipeMayHaveChanged()
         return written

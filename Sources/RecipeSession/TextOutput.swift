@@ -6,6 +6,31 @@ import Glibc
 /// Replaces a text file atomically (temporary file in the same folder, then rename), keeping its
 /// permission bits: `fmt` and `migrate` rewrite recipes people keep in git.
 package enum TextOutput {
+    /// Replaces `path` with `text` only if it still holds `original`, the bytes the new text was
+    /// made from: a save made meanwhile (an editor's, another recipe command's) is never
+    /// overwritten; the caller is told instead, and nothing is written. Done under the folder's
+    /// lock, which recipe's other writers of recipes and sidecars take too.
+    package static func replace(_ path: String, with text: String, ifStill original: [UInt8]) throws(ImageError) {
+        let lock: FileLock
+        do { lock = try FileLock(folder: folder(of: path), mode: .exclusive) } catch {
+            throw ImageError(.writeFailed, path: path, "cannot lock its folder: \(error)")
+        }
+        defer { lock.release() }
+        let now: [UInt8]
+        do { now = try InputFile.readAll(path, limit: max(1 << 24, original.count + 1)) } catch {
+            throw ImageError(.writeFailed, path: path, "is gone or unreadable since it was read (\(error.reason)); nothing written")
+        }
+        guard now == original else {
+            throw ImageError(.writeFailed, path: path, "changed on disk since it was read (saved in an editor?); nothing written: the change was made to the old text, so make it again")
+        }
+        try replace(path, with: text)
+    }
+
+    private static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     package static func replace(_ path: String, with text: String) throws(ImageError) {
         var st = stat()
         let mode = stat(path, &st) == 0 ? st.st_mode & 0o7777 : 0o644
@@ -15,7 +40,7 @@ package enum TextOutput {
             out.abort()
             throw ImageError(.writeFailed, path: path, "cannot write: \(errnoText())")
         }
-        fchmod(fileno(out.handle), mode)
+        out.setMode(mode)
         try out.commit()
     }
 }

@@ -28,6 +28,8 @@ struct ObjectStoreTests {
         // Storing again is a no-op; the file is read-only.
         #expect(try store.put(bytes: bytes, type: "jpeg") == ref)
         #expect(access(path, W_OK) != 0 || getuid() == 0)
+        var st = stat()
+        #expect(stat(path, &st) == 0 && st.st_mode & 0o777 == 0o444, "mode \(String(st.st_mode & 0o777, radix: 8)): read-only for everyone (root passes access() anyway)")
         // Tampered: chmod, change, verify fails naming the path.
         chmod(path, 0o644)
         let f = fopen(path, "wb")!

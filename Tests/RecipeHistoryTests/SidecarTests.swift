@@ -3,6 +3,9 @@ import RecipeHistory
 import RecipeLanguage
 import Testing
 import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite("Sidecar text edits and foreign data")
 struct SidecarTests {
@@ -131,5 +134,39 @@ struct SidecarPrefixTests {
             #expect(s.text.contains("# two") == (n >= 2))
             #expect(s.text.contains("stages: []") == (n == 0))
         }
+    }
+
+    @Test("save writes only over what was read: a file changed, removed or created meanwhile is left as it is and the save throws")
+    func saveChecksTheFile() throws {
+        let text = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - id: a\n    exposure: 0.1\n"
+        let path = TestPaths.temporaryDirectory("cas").path + "/p.jpg.recipe.yaml"
+        try Paths.writeAtomically(path, Array(text.utf8))
+
+        // Unchanged: the edit is written.
+        var s = try Sidecar.load(path)
+        try Lifecycle.append(snippet: "sepia: 0.2", to: &s)
+        try s.save()
+        #expect(try Sidecar.load(path).checked.stages.count == 2)
+
+        // Changed by another writer (an editor's save) after the read: refused, theirs kept.
+        var stale = try Sidecar.load(path)
+        try Lifecycle.append(snippet: "contrast: 1.1", to: &stale)
+        let theirs = text + "  - id: b\n    saturation: 0.8\n"
+        try Paths.writeAtomically(path, Array(theirs.utf8))
+        #expect(throws: HistoryError.self) { try stale.save() }
+        #expect(try Paths.readBytes(path, limit: 1 << 20) == Array(theirs.utf8))
+        do { try stale.save() } catch { #expect("\(error)".contains("nothing written")) }
+
+        // Removed meanwhile: refused, not re-created.
+        let gone = try Sidecar.load(path)
+        unlink(path)
+        #expect(throws: HistoryError.self) { try gone.save() }
+        #expect(!Paths.exists(path))
+
+        // A new sidecar whose file appeared meanwhile: refused.
+        let fresh = try Sidecar(path: path, original: OriginalBinding(file: "p.jpg", sha256: SidecarTests.digest, size: 3))
+        try Paths.writeAtomically(path, Array(theirs.utf8))
+        #expect(throws: HistoryError.self) { try fresh.save() }
+        #expect(try Paths.readBytes(path, limit: 1 << 20) == Array(theirs.utf8))
     }
 }

@@ -253,6 +253,28 @@ struct LifecycleTests: CLITest {
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("is missing from the store"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: photo + ".recipe.yaml")) == sidecar)
+        // Changing an edit whose base is missing: refused before anything is written.
+        for args in [["edit", photo, "--stage", "sepia: 0.3"], ["revert", photo, "--stage", "exposure"],
+                     ["edit", photo, "--stage", "sepia: 0.3", "--no-render"]] {
+            let r = try recipe(args)
+            #expect(r.status == 1, "\(args): \(r.stderr)")
+            #expect(r.stderr.contains("is missing from the store"), "\(args): \(r.stderr)")
+            #expect(!String(decoding: r.stdout, as: UTF8.self).contains("wrote"), "\(args) says it wrote")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: photo + ".recipe.yaml")) == sidecar, "\(args) changed the sidecar")
+        }
+
+        // A sidecar that does not parse: every revert refuses with the parse error (exit 2), and
+        // the file keeps its bytes.
+        let broken = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - exposure: [0.3\n"
+        try write(broken, photo + ".recipe.yaml")
+        for args in [["revert", photo, "--all"], ["revert", photo, "--stage", "exposure"], ["revert", photo, "--base"]] {
+            let r = try recipe(args)
+            #expect(r.status == 2, "\(args): \(r.stderr)")
+            #expect(!r.stderr.contains("no stage has the id"), "\(args): \(r.stderr)")
+            #expect(!String(decoding: r.stdout, as: UTF8.self).contains("wrote"), "\(args) says it wrote")
+            #expect(try String(contentsOfFile: photo + ".recipe.yaml", encoding: .utf8) == broken, "\(args) changed the sidecar")
+        }
+        try sidecar.write(to: URL(fileURLWithPath: photo + ".recipe.yaml"))
 
         // An AAE that is not a property list; an AAE without IMG_E….
         let p2 = dir + "/IMG_0002.JPG"

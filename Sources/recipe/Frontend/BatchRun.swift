@@ -44,6 +44,8 @@ struct BatchRun {
     var progress: ProgressMode = .auto
     /// Which half of a camera's RAW+JPEG pair is rendered.
     var pairs: RawPairs.Keep = .raw
+    /// Whether to wait for another run writing the same output folder (and shard), or refuse.
+    var wait = true
 
     static var engine: String { "recipe \(RecipeVersion.string)" }
 
@@ -95,6 +97,11 @@ struct BatchRun {
         let missing = problems.filter { p in paths.contains(p.path) }
         for p in missing { Console.error("\(p.path): \(p.message)") }
         if !missing.isEmpty { throw CommandFailure.usage }
+
+        // One writer per output folder and shard, from before the manifest is read until its
+        // compaction is written: a second run waits, then finds the first's outputs up to date.
+        let locks = dryRun ? [] : try lockOutputFolder()
+        defer { for lock in locks { lock.release() } }
 
         var manifest: Manifest
         do { manifest = try Manifest.load(folder: outputFolder) } catch let e as HistoryError {
@@ -181,6 +188,43 @@ struct BatchRun {
         compact(manifest, written: written)
         report.summary(seconds: Double(FileStat.now() - started) / 1e9)
         return !report.failures.isEmpty
+    }
+
+    /// Locks the output folder: shared by the shards of a split (each also holds its own shard's
+    /// lock file, beside its manifest), exclusive for a run without `--shard`, which renders every
+    /// output and folds the shards' manifests into its own. Waits, saying for whom, unless
+    /// `wait` is false; then refuses (exit 2, nothing done).
+    func lockOutputFolder() throws -> [FileLock] {
+        do { try Paths.makeFolders(outputFolder) } catch let e as HistoryError {
+            Console.error(e.description)
+            throw CommandFailure.usage
+        }
+        let sharded = (shard?.count ?? 1) > 1
+        var locks: [FileLock] = []
+        func take(_ what: String, _ lock: () throws(FileLock.Failure) -> FileLock) throws {
+            do {
+                locks.append(try lock())
+            } catch .busy(let holder) {
+                Console.error("\(outputFolder): another `recipe apply` is writing \(what)\(holder.map { " (\($0))" } ?? ""); not waiting (--no-wait): nothing done")
+                throw CommandFailure.usage
+            } catch .cannotOpen(let why) {
+                Console.error(why)
+                throw CommandFailure.usage
+            }
+        }
+        let waiting = { (what: String) in { (holder: String?) in
+            Console.warning("\(outputFolder): another `recipe apply` is writing \(what)\(holder.map { " (\($0))" } ?? ""); waiting for it to finish (--no-wait refuses instead)")
+        } }
+        try take("this folder") { () throws(FileLock.Failure) in
+            try FileLock(folder: outputFolder, mode: sharded ? .shared : .exclusive, wait: wait, waiting: waiting("this folder"))
+        }
+        if sharded, let shard {
+            let name = ".recipe-apply.shard-\(shard.index)-of-\(shard.count).lock"
+            try take("shard \(shard.index)/\(shard.count)") { () throws(FileLock.Failure) in
+                try FileLock(file: Paths.join(outputFolder, name), mode: .exclusive, wait: wait, waiting: waiting("shard \(shard.index)/\(shard.count)"))
+            }
+        }
+        return locks
     }
 
     var resolvedProgress: ProgressMode {
@@ -387,8 +431,9 @@ struct RenderContext: Sendable {
 
 extension RenderContext {
     /// Removes what a killed run left of `output`: its temporary files (`.NAME.recipe-tmp-XXXXXX`,
-    /// never renamed into place). Only this batch (this shard) writes `output`, so a temporary of
-    /// it that exists before its render starts is litter.
+    /// never renamed into place). Only this batch writes `output` (it holds the lock of the output
+    /// folder, or of its shard, and the output is in its shard), so a temporary of it that exists
+    /// before its render starts is litter.
     static func removeStaleTemporaries(of output: String) {
         let folder = Paths.folder(of: output)
         let prefix = "." + Paths.name(of: output) + ".recipe-tmp-"

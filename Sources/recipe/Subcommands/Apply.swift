@@ -13,14 +13,17 @@ struct Apply: ParsableCommand {
             Arguments ending in .recipe.yaml (or .recipe.yml, or given with --recipe) are recipes, \
             applied in order (a base look, then a style); the others are photos and folders, walked \
             recursively (hidden names skipped; without --include, every image the codecs read: *.jpg, \
-            *.jpeg, *.png, *.tif, *.tiff, *.webp, *.heic, *.heif, *.hif and *.avif, in any case). \
+            *.jpeg, *.png, *.tif, *.tiff, *.webp, *.heic, *.heif, *.hif, *.avif and camera raw \
+            files (*.dng, *.cr2, *.cr3, *.nef, *.arw, *.raf, *.orf, *.rw2 and the rest), in any case). \
             Outputs go below OUTDIR by the --name template; originals are only read.
 
             OUTDIR/.recipe-manifest.jsonl records, per output, the SHA-256 of its source, of the \
             canonical recipes and settings, and the engine version. A re-run renders exactly the \
             outputs whose inputs changed (by content, not by timestamps) and skips the rest; --force \
             renders all. Every output is written to a temporary file and renamed, so a killed batch \
-            leaves no torn file, and its re-run finishes what is missing.
+            leaves no torn file, and its re-run finishes what is missing. One run writes an OUTDIR \
+            at a time (the shards of one --shard split run at once, one run per shard): a second \
+            waits for the first, saying so, then finds its outputs up to date; --no-wait refuses.
 
             Exit status: 0 when every photo rendered or was up to date, 1 when some failed (the \
             others are still rendered; the summary lists the failures), 2 for usage errors (a bad \
@@ -91,6 +94,9 @@ struct Apply: ParsableCommand {
     @Option(help: ArgumentHelp("Do shard K of N: a fixed split of the outputs by path hash, for N machines.", valueName: "K/N"))
     var shard: String?
 
+    @Flag(help: "When another apply is writing OUTDIR (or the same shard of it), refuse at once (exit 2) instead of waiting for it to finish.")
+    var noWait = false
+
     @Flag(help: "Write one JSON record per photo to stdout (rendered, skipped and why, or failed and the error), then a summary record.")
     var json = false
 
@@ -160,6 +166,7 @@ struct Apply: ParsableCommand {
         batch.jobs = jobs
         batch.memoryBudget = memory.budget
         batch.shard = try shard.map { try Shard($0) }
+        batch.wait = !noWait
         batch.json = json
         batch.progress = progress
         let failed = try batch.run()

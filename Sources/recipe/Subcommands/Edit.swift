@@ -54,6 +54,7 @@ struct Edit: ParsableCommand {
     func run() throws {
         try LifecycleCommand.run {
             let asset = Asset(photo: photo)
+            let lock = try LifecycleCommand.lock(asset)
             var report = Lifecycle.Report()
             var sidecar = try Lifecycle.begin(asset, rendering: foreign == nil ? rendered : nil, report: &report)
             if let foreign, let rendered {
@@ -62,8 +63,11 @@ struct Edit: ParsableCommand {
             }
             for recipe in recipes { try Lifecycle.append(recipe: recipe, to: &sidecar) }
             for stage in stages { try Lifecycle.append(snippet: stage, to: &sidecar) }
-            // Objects were written by `embed`; the sidecar that names them comes after.
+            // Objects were written by `embed`; the sidecar that names them comes after, once
+            // every base it names is known to be there.
+            try sidecar.verifyObjects(in: asset.store)
             try sidecar.save()
+            lock.release()
             for line in report.lines { print(line) }
             let added = recipes.count + stages.count
             print("wrote \(sidecar.path) (\(sidecar.checked.stages.count) layer\(sidecar.checked.stages.count == 1 ? "" : "s")\(added > 0 ? ", \(added) added" : ""))")
@@ -83,6 +87,14 @@ enum LifecycleCommand {
         } catch let error as SidecarEditError {
             SidecarRender.report(error)
             throw CommandFailure.usage
+        }
+    }
+
+    /// The lock of the photo's folder for one read-change-write of its sidecar: another recipe
+    /// command changing an edit there finishes first (said on stderr while waiting).
+    static func lock(_ asset: Asset) throws -> FileLock {
+        try Sidecar.lockFolder(of: asset.sidecarPath) { holder in
+            Console.warning("\(asset.sidecarPath): another process is changing the edits in its folder\(holder.map { " (\($0))" } ?? ""); waiting for it")
         }
     }
 

@@ -52,7 +52,7 @@ struct Fmt: ParsableCommand {
             guard text != original else { continue }
             changed.append(path)
             if check { continue }
-            try TextOutput.replace(path, with: text)
+            try TextOutput.replace(path, with: text, ifStill: checked.file.bytes)
         }
         var notCanonical = false
         if check {

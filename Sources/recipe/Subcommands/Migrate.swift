@@ -51,7 +51,7 @@ struct Migrate: ParsableCommand {
                 print(text, terminator: "")
                 continue
             }
-            try TextOutput.replace(path, with: text)
+            try TextOutput.replace(path, with: text, ifStill: checked.file.bytes)
             Console.printError("migrated \(path): \(from) → \(RecipeFormat.current)")
             for line in checked.migrations { Console.printError("  \(line)") }
         }

@@ -39,6 +39,8 @@ struct Relink: ParsableCommand {
         try LifecycleCommand.run {
             let asset = Asset(photo: photo)
             let binding = try asset.binding()
+            let lock = try LifecycleCommand.lock(asset)
+            defer { lock.release() }
             if accept {
                 var sidecar = try Sidecar.load(asset.sidecarPath)
                 try sidecar.bind(to: binding)

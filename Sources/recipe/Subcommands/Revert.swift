@@ -51,28 +51,35 @@ struct Revert: ParsableCommand {
         try LifecycleCommand.run {
             let asset = Asset(photo: photo)
             guard Paths.isFile(asset.sidecarPath) else { throw HistoryError(photo, "has no edit to revert (no \(asset.sidecarPath))") }
+            let lock = try LifecycleCommand.lock(asset)
             var sidecar = try Sidecar.load(asset.sidecarPath)
             guard !sidecar.checked.isForeign else {
                 throw HistoryError(sidecar.path, "is foreign adjustment data; `recipe edit` keeps it as a frozen base first")
             }
+            try sidecar.requireNoErrors()
             try asset.verify(sidecar)
+            // What was done is said once it is written: a refusal leaves the sidecar as it was.
+            let done: String
             if let stage {
                 let index = try Lifecycle.stageIndex(stage, in: sidecar)
                 if disable || enable {
                     try sidecar.setEnabled(enable, stage: index)
-                    print("\(enable ? "enabled" : "disabled") stage \(index)")
+                    done = "\(enable ? "enabled" : "disabled") stage \(index)"
                 } else {
                     try Lifecycle.revert(stage: stage, in: &sidecar)
-                    print("removed stage \(index) (\(stage))")
+                    done = "removed stage \(index) (\(stage))"
                 }
             } else if base {
                 let peeled = try Lifecycle.peelBase(in: &sidecar)
-                print("peeled the frozen base \(peeled.format) \(peeled.version) (its pixels stay in \(ObjectStore.folderName)/)")
+                done = "peeled the frozen base \(peeled.format) \(peeled.version) (its pixels stay in \(ObjectStore.folderName)/)"
             } else {
                 try Lifecycle.revertAll(in: &sidecar)
-                print("removed every layer")
+                done = "removed every layer"
             }
+            try sidecar.verifyObjects(in: asset.store)
             try sidecar.save()
+            lock.release()
+            print(done)
             print("wrote \(sidecar.path)")
             if !current.noRender { try LifecycleCommand.renderCurrent(sidecar, asset: asset, current: current) }
         }
