@@ -129,7 +129,7 @@ public struct DecodeOptions: Sendable {
     public var maxRawMemory: Int = 2 << 30
 
     /// 2^28 pixels (about 268 MP): a 16384×16384 image, beyond any camera sold today.
-    public static let defaultMaxPixels = 1 << 28
+    public static let defaultMaxPixels = PixelLimits.defaultMaxPixels
 
     public init(maxPixels: Int = DecodeOptions.defaultMaxPixels, allowDamaged: Bool = false, develop: RawDevelop = RawDevelop()) {
         self.maxPixels = maxPixels

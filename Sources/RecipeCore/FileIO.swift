@@ -9,14 +9,56 @@ internal import CFileSync
 public enum InputFile {
     /// Opens `path` read-only after checking it is a non-empty regular file.
     public static func open(_ path: String) throws(ImageError) -> UnsafeMutablePointer<FILE> {
+        let fd = try openRegular(path, prefix: "")
         var st = stat()
-        guard stat(path, &st) == 0 else { throw ImageError(.unreadable, path: path, errnoText()) }
-        guard (st.st_mode & S_IFMT) == S_IFREG else {
-            throw ImageError(.unreadable, path: path, (st.st_mode & S_IFMT) == S_IFDIR ? "is a directory" : "not a regular file")
+        guard fstat(fd, &st) == 0 else {
+            close(fd)
+            throw ImageError(.unreadable, path: path, "cannot read: \(errnoText())")
         }
-        guard st.st_size > 0 else { throw ImageError(.corrupt, path: path, "empty file (0 bytes)") }
-        guard let f = fopen(path, "rb") else { throw ImageError(.unreadable, path: path, errnoText()) }
+        guard st.st_size > 0 else {
+            close(fd)
+            throw ImageError(.corrupt, path: path, "empty file (0 bytes)")
+        }
+        guard let f = fdopen(fd, "rb") else {
+            close(fd)
+            throw ImageError(.unreadable, path: path, errnoText())
+        }
         return f
+    }
+
+    /// A descriptor of `path` opened read-only, refused unless it is a regular file. Opened with
+    /// O_NONBLOCK and checked with fstat on that descriptor: a FIFO (or a device, a socket) would
+    /// block a plain open(2) until a writer came, hanging a render or a whole batch.
+    /// `prefix` goes before the system's reason when it cannot be opened at all.
+    public static func openRegular(_ path: String, prefix: String = "cannot open: ") throws(ImageError) -> Int32 {
+        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw ImageError(.unreadable, path: path, prefix + errnoText()) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            close(fd)
+            throw ImageError(.unreadable, path: path, "cannot read: \(errnoText())")
+        }
+        let type = st.st_mode & S_IFMT
+        guard type == S_IFREG else {
+            close(fd)
+            throw ImageError(.unreadable, path: path, "is \(kindName(type)), not a regular file")
+        }
+        // Reads of a regular file never block; clear the flag so stdio sees a plain descriptor.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
+    }
+
+    /// "a directory", "a FIFO (named pipe)", … for messages.
+    public static func kindName(_ type: mode_t) -> String {
+        switch type {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        default: "not a file"
+        }
     }
 
     /// The first `count` bytes of a file (fewer if it is shorter), for format sniffing.
@@ -31,12 +73,10 @@ public enum InputFile {
     /// The whole of a small file (a recipe, a LUT), refusing one over `limit` bytes before reading
     /// it. Unlike `open`, an empty file is returned as no bytes (a recipe decides what that means).
     public static func readAll(_ path: String, limit: Int) throws(ImageError) -> [UInt8] {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ImageError(.unreadable, path: path, "cannot open: \(errnoText())") }
+        let fd = try openRegular(path)
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw ImageError(.unreadable, path: path, "cannot read: \(errnoText())") }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { throw ImageError(.unreadable, path: path, "not a regular file") }
         guard Int(st.st_size) <= limit else {
             throw ImageError(.tooLarge, path: path, "file is \(st.st_size) bytes; the limit is \(limit)")
         }

@@ -161,6 +161,21 @@ package struct RenderJob {
                      poolThreads: poolThreads, outputSamples: outputFormat == .png && info.bitDepth > 8 ? .uint16 : .uint8)
     }
 
+    /// Refuses a plan whose geometry makes an image larger than `limit` pixels (`--max-pixels`,
+    /// which bounds the photo read too): a stranger's `resize: {width: 100000, height: 100000}`
+    /// would otherwise stream ten billion pixels into a growing file. Checked before decoding.
+    static func checkSizes(_ stages: [RenderStage], start: (width: Int, height: Int), limit: Int, photo: String) throws(ImageError) {
+        var size = CanvasSize(width: start.width, height: start.height)
+        for stage in stages {
+            guard case .barrier(.geometric(let step, let origin)) = stage else { continue }
+            size = step.size(after: size)
+            let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+            if overflow || pixels > limit {
+                throw ImageError(.tooLarge, path: photo, "\(origin) makes a \(size.width)×\(size.height) image (\(overflow ? "too many" : "\(pixels / 1_000_000) million") pixels), over the limit of \(limit / 1_000_000) million (--max-pixels \(limit)); nothing rendered")
+            }
+        }
+    }
+
     /// Decodes, orients, resizes and encodes, streaming; the output appears atomically or not at
     /// all. A render whose estimate (`estimate`) is above the memory budget is refused before the
     /// photo is decoded (`ImageError.Kind.overBudget`).
@@ -173,6 +188,8 @@ package struct RenderJob {
         let info = decoder.info
         let color = try self.color ?? PhotoColor(photo: input, info: info, output: profile, intent: intent, develop: decode.develop)
         let setup = try setup(info, supportedScaleDenominators: decoder.supportedScaleDenominators, color: color)
+        try Self.checkSizes(setup.stages, start: info.orientation.transposes ? (setup.stored.height, setup.stored.width) : setup.stored,
+                            limit: decode.maxPixels, photo: input)
         let estimate = estimate(decoder, color: color, setup: setup)
         if estimate.bytes > memoryBudget.perRender {
             throw estimate.refusal(photo: input, recipe: recipeName, budget: memoryBudget)

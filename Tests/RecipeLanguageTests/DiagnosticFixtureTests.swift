@@ -259,7 +259,7 @@ import TestSupport
 
         let folder = RecipeChecker.load(path: dir.path)
         #expect(folder.diagnostics.map(\.code) == [.unreadableFile])
-        #expect(folder.diagnostics.first?.message == "not a regular file")
+        #expect(folder.diagnostics.first?.message == "is a directory, not a regular file")
     }
 
     // MARK: - rendered and JSON forms

@@ -41,6 +41,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case sizeMismatch = "R224"
     case unresolvedConflict = "R225"
     case misplacedDevelop = "R226"
+    case notAFile = "R227"
     case invalidBase = "R230"
     case inputBelowBase = "R231"
     case invalidOriginal = "R232"
@@ -49,6 +50,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case olderVersion = "R300"
     case unusedParam = "R301"
     case unusedStage = "R302"
+    case oversizeOutput = "R303"
 
     /// Errors stop a render and fail `recipe check`; warnings are printed and do not.
     public var defaultSeverity: Diagnostic.Severity {
@@ -94,12 +96,14 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
         case .sizeMismatch: "inputs of different sizes"
         case .unresolvedConflict: "unresolved merge conflict"
         case .misplacedDevelop: "develop stage out of place"
+        case .notAFile: "referenced path is not a file"
         case .invalidBase: "malformed frozen base layer"
         case .inputBelowBase: "input below a frozen base"
         case .invalidOriginal: "malformed original binding"
         case .olderVersion: "older format version"
         case .unusedParam: "param never used"
         case .unusedStage: "stage output never used"
+        case .oversizeOutput: "image larger than renders allow"
         }
     }
 }

@@ -71,6 +71,6 @@ public struct CheckedRecipe: Sendable {
     /// The errors that stop `fmt`: all but those about the files a recipe names (a `.cube` kept
     /// out of the checkout): formatting is about the text, and `check` reports the rest.
     public var formatBlockers: [Diagnostic] {
-        diagnostics.filter { $0.severity == .error && $0.code != .missingFile }
+        diagnostics.filter { $0.severity == .error && $0.code != .missingFile && $0.code != .notAFile }
     }
 }

@@ -611,6 +611,12 @@ struct Checker {
                   notes: [.init("paths are relative to the recipe's folder")])
             return false
         }
+        var st = stat()
+        if options.checkFilesExist, stat(full, &st) == 0, st.st_mode & S_IFMT != S_IFREG {
+            error(.notAFile, "\(what) names `\(path)`, which is \(InputFile.kindName(st.st_mode & S_IFMT)), not a regular file", range,
+                  notes: [.init("a render reads only regular files: a FIFO or a device could block it for ever")])
+            return false
+        }
         return true
     }
 
@@ -746,6 +752,13 @@ struct Checker {
                 }
             }
             if d.enabled, !d.broken, let spec = d.op {
+                // A size no render will make (it would stream billions of pixels into a file).
+                if spec.name == "resize", case .length(.px(let w))? = d.params["width"], case .length(.px(let h))? = d.params["height"],
+                   w * h > Double(PixelLimits.defaultMaxPixels) {
+                    result.diagnostics.append(Diagnostic(.oversizeOutput, "`resize` to \(Int(w))×\(Int(h)) makes \(Int(w * h / 1e6)) million pixels, over the \(PixelLimits.defaultMaxPixels / 1_000_000) million a render makes by default",
+                                                         at: d.opRange ?? d.range, file: file.path,
+                                                         notes: [.init("renders refuse it before decoding unless `--max-pixels` is raised")]))
+                }
                 // The raw develop makes the photo's pixels: nothing can come before it.
                 if spec.opClass == .develop {
                     if let first = developStage {
