@@ -46,7 +46,14 @@ public struct CubeLUT: Sendable, Hashable {
         var range1D: (Float, Float)?, range3D: (Float, Float)?
         var values: [Float] = []
         var lineNumber = 0
-        for rawLine in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        // Line by line without splitting the file first: a 256³ table is 16.7 million lines, and
+        // an array of their slices alone would be 537 MB.
+        var start = 0
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            let rawLine = bytes[start..<end]
+            start = end + 1
             lineNumber += 1
             var line = String(decoding: rawLine, as: UTF8.self)
             if let hash = line.firstIndex(of: "#") { line = String(line[..<hash]) }
@@ -73,6 +80,8 @@ public struct CubeLUT: Sendable, Hashable {
                     throw ParseError(line: lineNumber, message: "\(first) \(n) is outside 2…\(is3D ? max3DSize : max1DSize)")
                 }
                 if is3D { size3D = n } else { size1D = n }
+                // The table in one allocation of its final size, not grown by doubling.
+                values.reserveCapacity(3 * (size1D + size3D * size3D * size3D))
             case "DOMAIN_MIN":
                 let v = try numbers(3)
                 domainMin = SIMD3(v[0], v[1], v[2])
@@ -108,11 +117,16 @@ public struct CubeLUT: Sendable, Hashable {
             let range = range1D.map { (SIMD3<Float>(repeating: $0.0), SIMD3<Float>(repeating: $0.1)) } ?? (domainMin, domainMax)
             return CubeLUT(kind: .oneD, size: size1D, table: values, domainMin: range.0, domainMax: range.1)
         }
-        var lut = CubeLUT(kind: .threeD, size: size3D, table: Array(values[(3 * size1D)...]), domainMin: domainMin, domainMax: domainMax)
+        var shaperTable: [Float] = []
+        if size1D > 0 {
+            shaperTable = Array(values[..<(3 * size1D)])
+            values.removeFirst(3 * size1D)
+        }
+        var lut = CubeLUT(kind: .threeD, size: size3D, table: values, domainMin: domainMin, domainMax: domainMax)
         if let r = range3D { (lut.domainMin, lut.domainMax) = (SIMD3(repeating: r.0), SIMD3(repeating: r.1)) }
         if size1D > 0 {
             let r = range1D ?? (0, 1)
-            lut.shaper = Shaper(size: size1D, table: Array(values[..<(3 * size1D)]), domainMin: r.0, domainMax: r.1)
+            lut.shaper = Shaper(size: size1D, table: shaperTable, domainMin: r.0, domainMax: r.1)
         }
         return lut
     }

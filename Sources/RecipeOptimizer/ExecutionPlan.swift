@@ -248,9 +248,13 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
 public struct PlanError: Error, Sendable, CustomStringConvertible {
     public var message: String
     public var range: SourceRange?
-    public init(_ message: String, range: SourceRange?) {
+    /// A file the plan reads (a LUT) would take more memory than the render's budget: the render
+    /// fails as one over `--max-memory` does, not as a recipe with errors.
+    public var overBudget = false
+    public init(_ message: String, range: SourceRange?, overBudget: Bool = false) {
         self.message = message
         self.range = range
+        self.overBudget = overBudget
     }
     public var description: String { message }
 }

@@ -6,6 +6,9 @@ import RecipeKernels
 import RecipeLanguage
 import RecipeOptimizer
 import RecipeRender
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One streaming stage of a render.
 package enum RenderStage: Sendable {
@@ -97,7 +100,8 @@ package enum RecipePlanning {
     /// scale: the photo decoded smaller, px lengths scaled, positional kernels laid out on the
     /// smaller canvas).
     package static func render(recipe: String, photo: String, size: RenderSize, overrides: [String: String], fuse: Bool,
-                       text: String? = nil, profile: OutputProfile? = nil, intent: RenderingIntent? = nil) throws -> PlannedRender {
+                       text: String? = nil, profile: OutputProfile? = nil, intent: RenderingIntent? = nil,
+                       budget: Int? = nil) throws -> PlannedRender {
         var options = CheckOptions()
         options.overrides = overrides
         if text != nil { options.limits.maxBytes = Sidecar.maxBytes }
@@ -125,10 +129,10 @@ package enum RecipePlanning {
         }
         do {
             return try plan(graph, output: checked.output, recipe: recipe, photo: photo, info: decoder?.info, geometry: photoGeometry,
-                            size: size, fuse: fuse, profile: profile, intent: intent)
+                            size: size, fuse: fuse, profile: profile, intent: intent, budget: budget)
         } catch let error as PlanError {
             Console.printError(position(error.range, else: recipe) + "error: " + error.message)
-            throw CommandFailure.usage
+            throw error.overBudget ? CommandFailure.partial : CommandFailure.usage
         }
     }
 
@@ -138,10 +142,10 @@ package enum RecipePlanning {
     /// front end (`render`, the preview server) plans through here; nothing is printed.
     package static func plan(_ graph: FilterGraph, output recipeOutput: CheckedRecipe.Output?, recipe: String, photo: String,
                              info: ImageInfo?, geometry photoGeometry: PhotoGeometry?, size: RenderSize, fuse: Bool,
-                             profile: OutputProfile? = nil, intent: RenderingIntent? = nil) throws -> PlannedRender {
+                             profile: OutputProfile? = nil, intent: RenderingIntent? = nil, budget: Int? = nil) throws -> PlannedRender {
         let chosen = output(profile, intent, recipe: recipeOutput)
         let color = try info.map { try PhotoColor(photo: photo, info: $0, output: chosen.profile, intent: chosen.intent, develop: graph.develop) }
-        var planned = try plan(graph, size: size, fuse: fuse, readFile: fileReader(for: recipe), photo: photoGeometry,
+        var planned = try plan(graph, size: size, fuse: fuse, readFile: fileReader(for: recipe, budget: budget), photo: photoGeometry,
                                color: color.map { colorEnds($0, graph) } ?? ColorEndpoints())
         if photoGeometry == nil { planned.sourceSize = nil }
         planned.color = color
@@ -224,11 +228,45 @@ package enum RecipePlanning {
 
     /// Reads files a recipe names (LUTs), relative to the recipe's folder. The checker has
     /// already kept them inside it unless `--allow-outside-files` was given.
-    package static func fileReader(for recipe: String) -> Planner.FileReader {
+    /// With `budget` (the render's share of `--max-memory`), a `.cube` whose text and table would
+    /// not fit is refused from its header, before it is read or parsed.
+    package static func fileReader(for recipe: String, budget: Int? = nil) -> Planner.FileReader {
         let folder = recipe.contains("/") ? String(recipe[..<recipe.lastIndex(of: "/")!]) : "."
         return { path in
-            try InputFile.readAll(path.hasPrefix("/") ? path : folder + "/" + path, limit: maxFileBytes)
+            let full = path.hasPrefix("/") ? path : folder + "/" + path
+            if let budget, full.lowercased().hasSuffix(".cube") { try checkCube(full, budget: budget) }
+            return try InputFile.readAll(full, limit: maxFileBytes)
         }
+    }
+
+    /// What reading a `.cube` holds at its peak: its text, and its table (three floats an entry)
+    /// twice, once parsed and once as the pass's copy. The sizes come from the header (the lines
+    /// before the first row of numbers, within its first 64 KiB).
+    package static func cubeBytes(_ path: String) throws(ImageError) -> (bytes: Int, size3D: Int, size1D: Int) {
+        let fd = try InputFile.openRegular(path)
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw ImageError(.unreadable, path: path, "cannot read: \(errnoText())") }
+        var head = [UInt8](repeating: 0, count: 65536)
+        let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        var size3D = 0, size1D = 0
+        for line in String(decoding: head.prefix(max(0, n)), as: UTF8.self).split(separator: "\n") {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+            guard let first = words.first else { continue }
+            if first.first.map({ $0.isNumber || $0 == "-" || $0 == "." }) == true { break }
+            if words.count == 2, let v = Int(words[1]), v > 0, v <= 65536 {
+                if first == "LUT_3D_SIZE" { size3D = v } else if first == "LUT_1D_SIZE" { size1D = v }
+            }
+        }
+        let entries = size1D + size3D * size3D * size3D
+        return (Int(st.st_size) + 2 * 12 * entries, size3D, size1D)
+    }
+
+    static func checkCube(_ path: String, budget: Int) throws(ImageError) {
+        let (bytes, size3D, size1D) = try cubeBytes(path)
+        guard bytes > budget else { return }
+        let what = size3D > 0 ? "a 3D LUT of \(size3D)³" : "a 1D LUT of \(size1D)"
+        throw ImageError(.overBudget, path: path, "\(what) needs about \(MemoryBudget.text(bytes)) to read, over this render's budget of \(MemoryBudget.text(budget)) (--max-memory); nothing read")
     }
 
     /// A 256³ .cube is about 400 MiB of text; 128 MiB covers every size tools export (65³ and below).

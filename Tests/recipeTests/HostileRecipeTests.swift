@@ -59,4 +59,25 @@ struct HostileRecipeTests: CLITest {
         let small = try recipe(["render", photo, "--recipe", huge, "-o", dir + "/no.jpg", "--max-pixels", "1000000"])
         #expect(small.status == 1 && small.stderr.contains("2000×2000"))
     }
+
+    @Test("a 3D LUT too large for --max-memory is refused from its header, before it is read: exit 1 in seconds; a small one renders under the same budget")
+    func lutOverBudget() throws {
+        let dir = TestPaths.temporaryDirectory("lut-budget").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // The header declares 256³ (about 400 MB of table, parsed and copied): the rows need not follow.
+        try write("TITLE \"huge\"\nLUT_3D_SIZE 256\n0 0 0\n", dir + "/huge.cube")
+        try write("format: dev.recipe.edit\nversion: 1.1\nstages:\n  - lut: {file: huge.cube}\n", dir + "/huge.recipe.yaml")
+        let photo = TestPaths.fixture("jpeg/pil_hopper.jpg")
+        let (r, seconds) = try timed(["render", photo, "--recipe", dir + "/huge.recipe.yaml", "-o", dir + "/out.jpg", "--max-memory", "300M"])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("a 3D LUT of 256³ needs about") && r.stderr.contains("--max-memory"), "\(r.stderr)")
+        #expect(seconds < 5)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out.jpg"))
+        // 17³, written out in full, renders under the same budget.
+        var cube = "LUT_3D_SIZE 17\n"
+        for b in 0..<17 { for g in 0..<17 { for r in 0..<17 { cube += "\(Double(r) / 16) \(Double(g) / 16) \(Double(b) / 16)\n" } } }
+        try write(cube, dir + "/small.cube")
+        try write("format: dev.recipe.edit\nversion: 1.1\nstages:\n  - lut: {file: small.cube}\n", dir + "/small.recipe.yaml")
+        _ = try ok(["render", photo, "--recipe", dir + "/small.recipe.yaml", "-o", dir + "/small.jpg", "--max-memory", "300M"])
+    }
 }

@@ -237,6 +237,8 @@ enum LowerPointOps {
                     table = try CubeLUT.parse(try readFile(path))
                 } catch let error as CubeLUT.ParseError {
                     throw PlanError("\(origin): \(path): \(error)", range: node.range)
+                } catch let error as ImageError {
+                    throw PlanError("\(origin): \(path): \(error.reason)", range: node.range, overBudget: error.kind == .overBudget)
                 } catch {
                     throw PlanError("\(origin): \(path): \(error)", range: node.range)
                 }

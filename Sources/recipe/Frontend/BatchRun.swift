@@ -406,7 +406,8 @@ struct RenderContext: Sendable {
             }
             source = try Asset(photo: photo).renderSource(sidecar)
         }
-        let planned = try chain.plan(source: source, sidecar: sidecar, size: size, fuse: fuse, profile: profile, intent: intent)
+        let planned = try chain.plan(source: source, sidecar: sidecar, size: size, fuse: fuse, profile: profile, intent: intent,
+                                     budget: memoryBudget.perRender)
         var job = RenderJob(input: source, output: item.outputPath, size: size)
         job.decode = decode
         job.encoding = encoding

@@ -115,7 +115,7 @@ struct RecipeChain: Sendable {
     /// stages first when given, then each recipe, planned together so that a display size scales
     /// the whole chain to the final output.
     func plan(source: String, sidecar: Sidecar?, size: RenderSize, fuse: Bool, profile: OutputProfile? = nil,
-              intent: RenderingIntent? = nil) throws(Failure) -> PlannedRender {
+              intent: RenderingIntent? = nil, budget: Int? = nil) throws(Failure) -> PlannedRender {
         guard var decoder = try? ImageDecoders.open(source) else {
             // The render itself reports why the photo cannot be read.
             return PlannedRender(stages: [], sourceSize: nil)
@@ -156,7 +156,7 @@ struct RecipeChain: Sendable {
         guard let graph else { return PlannedRender(stages: [], sourceSize: nil, color: color) }
         var planned: PlannedRender
         do {
-            planned = try RecipePlanning.plan(graph, size: size, fuse: fuse, readFile: RecipePlanning.fileReader(for: "/"), photo: photo,
+            planned = try RecipePlanning.plan(graph, size: size, fuse: fuse, readFile: RecipePlanning.fileReader(for: "/", budget: budget), photo: photo,
                                               color: RecipePlanning.colorEnds(color, graph))
             planned.color = color
             planned.develop = graph.develop

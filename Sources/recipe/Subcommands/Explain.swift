@@ -152,7 +152,7 @@ struct Explain: ParsableCommand {
     ///   a full-size render to JPEG on 2 threads; the most: the process (code, runtime) 13 MiB, clarity (stage 6) 9.6 MiB, …
     /// ```
     func printEstimate(_ graph: FilterGraph, photo: String, decoder: any ImageDecoder, color: PhotoColor) throws {
-        let planned = try RecipePlanning.plan(graph, size: renderSize, fuse: !noFuse, readFile: RecipePlanning.fileReader(for: recipe),
+        let planned = try RecipePlanning.plan(graph, size: renderSize, fuse: !noFuse, readFile: RecipePlanning.fileReader(for: recipe, budget: memory.budget.perRender),
                                               photo: PhotoGeometry(decoder.info, supported: decoder.supportedScaleDenominators),
                                               color: RecipePlanning.colorEnds(color, graph))
         let format = decoder.info.format

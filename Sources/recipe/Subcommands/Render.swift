@@ -105,7 +105,7 @@ struct Render: ParsableCommand {
         job.memoryBudget = memory.budget
         if let recipe {
             let render = try RecipePlanning.render(recipe: recipe, photo: photo, size: size, overrides: try parseOverrides(overrides), fuse: !noFuse,
-                                                   profile: encoding.profile, intent: encoding.intent)
+                                                   profile: encoding.profile, intent: encoding.intent, budget: memory.budget.perRender)
             job.take(render)
         }
         let outcome = try job.run()
