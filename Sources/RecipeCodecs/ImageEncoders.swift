@@ -69,14 +69,16 @@ public struct OutputEncoding: Sendable, Equatable {
 /// Opens the encoder for an output format.
 public enum ImageEncoders {
     /// The rows an encoder of `format` takes for an image of `model` (`deep`: the photo has more
-    /// than 8 bits, kept where the format can hold them): JPEG gray or RGB 8-bit; PNG any model,
-    /// 8 or 16 bits; HEIF and AVIF RGB(A), 16-bit rows for a deep photo (written as 10 bits).
+    /// than 8 bits, kept where the format can hold them): JPEG gray or RGB 8-bit; PNG and TIFF any
+    /// model, 8 or 16 bits; HEIF RGB(A), 16-bit rows for a deep photo (written as 10 bits); AVIF
+    /// and WebP RGB(A) 8-bit (AVIF is written 8-bit: see `HEIFEncoder`). A render's last stage
+    /// writes these samples, so what the file holds is rounded once, from the floats.
     public static func pixelFormat(_ format: ImageFileFormat, for model: ColorModel, deep: Bool) -> PixelFormat {
         switch format {
         case .jpeg, .raw: PixelFormat(model.withoutAlpha, .uint8)
         case .png, .tiff: PixelFormat(model, deep ? .uint16 : .uint8)
-        case .webp: PixelFormat(model.hasAlpha ? .rgba : .rgb, .uint8)
-        case .heif, .avif: PixelFormat(model.hasAlpha ? .rgba : .rgb, deep ? .uint16 : .uint8)
+        case .webp, .avif: PixelFormat(model.hasAlpha ? .rgba : .rgb, .uint8)
+        case .heif: PixelFormat(model.hasAlpha ? .rgba : .rgb, deep ? .uint16 : .uint8)
         }
     }
 

@@ -123,8 +123,9 @@ package struct RenderJob {
         var stages: [RenderStage]
         /// Threads of the point passes' pool (the caller's among them).
         var poolThreads: Int
-        /// The samples the encoder gets: 16 bits when the photo has them and the output can hold
-        /// them (PNG), else 8.
+        /// The samples the last stage writes: the encoder's own (`ImageEncoders.pixelFormat`), so
+        /// a 16-bit photo reaches a PNG, TIFF or HEIC with the rendered precision, not rounded to
+        /// 8 bits on the way.
         var outputSamples: SampleType
     }
 
@@ -158,7 +159,8 @@ package struct RenderJob {
         let poolThreads = threads > 1 ? max(2, threads - 1) : 1
         return Setup(outputFormat: outputFormat, stored: geometry.stored(target),
                      denominator: geometry.denominator(for: target, exact: sourceIsReducedDecode), stages: stages,
-                     poolThreads: poolThreads, outputSamples: outputFormat == .png && info.bitDepth > 8 ? .uint16 : .uint8)
+                     poolThreads: poolThreads,
+                     outputSamples: ImageEncoders.pixelFormat(outputFormat, for: info.colorModel, deep: info.bitDepth > 8).sampleType)
     }
 
     /// Decodes, orients, resizes and encodes, streaming; the output appears atomically or not at
