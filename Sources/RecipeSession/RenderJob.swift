@@ -295,10 +295,12 @@ package struct RenderJob {
             metadata.icc = nil
         }
         let file = try AtomicOutputFile(path: output)
-        let encoder = try ImageEncoders.open(outputFormat, handle: file.handle, path: output, width: chain.width, height: chain.height,
-                                             pixels: outFormat, metadata: metadata, encoding: encoding)
-        try StripPipeline.run(source: chain, sink: encoder)
-        let encoderWarnings = encoder.warnings
+        let encoderWarnings = try file.writing {
+            let encoder = try ImageEncoders.open(outputFormat, handle: file.handle, path: output, width: chain.width, height: chain.height,
+                                                 pixels: outFormat, metadata: metadata, encoding: encoding)
+            try StripPipeline.run(source: chain, sink: encoder)
+            return encoder.warnings
+        }
         try file.commit()
         return Outcome(width: chain.width, height: chain.height, scaleDenominator: denominator,
                        warnings: color.warnings + decoder.warnings + encoderWarnings.map { ImageWarning(path: output, $0) })
