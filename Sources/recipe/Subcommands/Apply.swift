@@ -13,7 +13,8 @@ struct Apply: ParsableCommand {
             Arguments ending in .recipe.yaml (or .recipe.yml, or given with --recipe) are recipes, \
             applied in order (a base look, then a style); the others are photos and folders, walked \
             recursively (hidden names skipped; without --include, every image the codecs read: *.jpg, \
-            *.jpeg, *.png, *.tif, *.tiff, *.webp, *.heic, *.heif, *.hif and *.avif, in any case). \
+            *.jpeg, *.png, *.tif, *.tiff, *.webp, *.heic, *.heif, *.hif, *.avif and the camera raw \
+            extensions (*.dng, *.cr2, *.nef, *.arw, …), in any case). \
             Outputs go below OUTDIR by the --name template; originals are only read.
 
             OUTDIR/.recipe-manifest.jsonl records, per output, the SHA-256 of its source, of the \
