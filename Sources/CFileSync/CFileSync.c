@@ -13,6 +13,7 @@ enum { RK_WRITEBACK_CHUNK = 1 << 20, RK_WRITEBACK_BUFFER = RK_WRITEBACK_BUFFER_B
 
 typedef struct {
     int fd;
+    int *write_error; /* the first write(2) error, for the caller (it outlives the stream) */
     off_t started; /* writeback asked for up to here */
     off_t at;      /* the descriptor's offset */
     char buffer[RK_WRITEBACK_BUFFER];
@@ -34,6 +35,7 @@ static ssize_t rk_writeback_write(void *cookie, const char *buffer, size_t size)
         ssize_t n = write(w->fd, buffer + done, size - done);
         if (n < 0) {
             if (errno == EINTR) continue;
+            if (w->write_error && *w->write_error == 0) *w->write_error = errno;
             return (ssize_t)done;
         }
         done += (size_t)n;
@@ -67,10 +69,11 @@ static int rk_writeback_close(void *cookie) {
     return result;
 }
 
-FILE *rk_writeback_stream(int fd) {
+FILE *rk_writeback_stream(int fd, int *write_error) {
     rk_writeback *w = malloc(sizeof *w);
     if (!w) return NULL;
     w->fd = fd;
+    w->write_error = write_error;
     w->started = 0;
     w->at = lseek(fd, 0, SEEK_CUR);
     if (w->at < 0) w->at = 0;
@@ -84,8 +87,9 @@ FILE *rk_writeback_stream(int fd) {
     return stream;
 }
 #else
-FILE *rk_writeback_stream(int fd) {
+FILE *rk_writeback_stream(int fd, int *write_error) {
     (void)fd;
+    (void)write_error;
     return NULL;
 }
 #endif

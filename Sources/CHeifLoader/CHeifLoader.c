@@ -14,7 +14,7 @@ static __typeof__(heif_context_add_exif_metadata) *p_heif_context_add_exif_metad
 static __typeof__(heif_context_alloc) *p_heif_context_alloc;
 static __typeof__(heif_context_encode_image) *p_heif_context_encode_image;
 static __typeof__(heif_context_free) *p_heif_context_free;
-static __typeof__(heif_context_get_encoder_for_format) *p_heif_context_get_encoder_for_format;
+static __typeof__(heif_context_get_encoder) *p_heif_context_get_encoder;
 static __typeof__(heif_context_get_number_of_top_level_images) *p_heif_context_get_number_of_top_level_images;
 static __typeof__(heif_context_get_primary_image_handle) *p_heif_context_get_primary_image_handle;
 static __typeof__(heif_context_read_from_file) *p_heif_context_read_from_file;
@@ -23,12 +23,16 @@ static __typeof__(heif_context_write) *p_heif_context_write;
 static __typeof__(heif_decode_image) *p_heif_decode_image;
 static __typeof__(heif_decoding_options_alloc) *p_heif_decoding_options_alloc;
 static __typeof__(heif_decoding_options_free) *p_heif_decoding_options_free;
+static __typeof__(heif_encoder_descriptor_get_name) *p_heif_encoder_descriptor_get_name;
+static __typeof__(heif_encoder_descriptor_supports_lossless_compression) *p_heif_encoder_descriptor_supports_lossless_compression;
 static __typeof__(heif_encoder_release) *p_heif_encoder_release;
 static __typeof__(heif_encoder_set_lossless) *p_heif_encoder_set_lossless;
 static __typeof__(heif_encoder_set_lossy_quality) *p_heif_encoder_set_lossy_quality;
 static __typeof__(heif_encoder_set_parameter_integer) *p_heif_encoder_set_parameter_integer;
+static __typeof__(heif_encoder_set_parameter_string) *p_heif_encoder_set_parameter_string;
 static __typeof__(heif_encoding_options_alloc) *p_heif_encoding_options_alloc;
 static __typeof__(heif_encoding_options_free) *p_heif_encoding_options_free;
+static __typeof__(heif_get_encoder_descriptors) *p_heif_get_encoder_descriptors;
 static __typeof__(heif_image_add_plane) *p_heif_image_add_plane;
 static __typeof__(heif_image_create) *p_heif_image_create;
 static __typeof__(heif_image_get_decoding_warnings) *p_heif_image_get_decoding_warnings;
@@ -68,7 +72,7 @@ static const rcp_symbol symbols[] = {
     RCP_SYMBOL(heif_context_alloc),
     RCP_SYMBOL(heif_context_encode_image),
     RCP_SYMBOL(heif_context_free),
-    RCP_SYMBOL(heif_context_get_encoder_for_format),
+    RCP_SYMBOL(heif_context_get_encoder),
     RCP_SYMBOL(heif_context_get_number_of_top_level_images),
     RCP_SYMBOL(heif_context_get_primary_image_handle),
     RCP_SYMBOL(heif_context_read_from_file),
@@ -77,12 +81,16 @@ static const rcp_symbol symbols[] = {
     RCP_SYMBOL(heif_decode_image),
     RCP_SYMBOL(heif_decoding_options_alloc),
     RCP_SYMBOL(heif_decoding_options_free),
+    RCP_SYMBOL(heif_encoder_descriptor_get_name),
+    RCP_SYMBOL(heif_encoder_descriptor_supports_lossless_compression),
     RCP_SYMBOL(heif_encoder_release),
     RCP_SYMBOL(heif_encoder_set_lossless),
     RCP_SYMBOL(heif_encoder_set_lossy_quality),
     RCP_SYMBOL(heif_encoder_set_parameter_integer),
+    RCP_SYMBOL(heif_encoder_set_parameter_string),
     RCP_SYMBOL(heif_encoding_options_alloc),
     RCP_SYMBOL(heif_encoding_options_free),
+    RCP_SYMBOL(heif_get_encoder_descriptors),
     RCP_SYMBOL(heif_image_add_plane),
     RCP_SYMBOL(heif_image_create),
     RCP_SYMBOL(heif_image_get_decoding_warnings),
@@ -128,7 +136,7 @@ struct heif_error heif_context_add_exif_metadata(struct heif_context* a0, const 
 struct heif_context* heif_context_alloc(void) { return p_heif_context_alloc(); }
 struct heif_error heif_context_encode_image(struct heif_context* a0, const struct heif_image* a1, struct heif_encoder* a2, const struct heif_encoding_options* a3, struct heif_image_handle** a4) { return p_heif_context_encode_image(a0, a1, a2, a3, a4); }
 void heif_context_free(struct heif_context* a0) { p_heif_context_free(a0); }
-struct heif_error heif_context_get_encoder_for_format(struct heif_context* a0, enum heif_compression_format a1, struct heif_encoder** a2) { return p_heif_context_get_encoder_for_format(a0, a1, a2); }
+struct heif_error heif_context_get_encoder(struct heif_context* a0, const struct heif_encoder_descriptor* a1, struct heif_encoder** a2) { return p_heif_context_get_encoder(a0, a1, a2); }
 int heif_context_get_number_of_top_level_images(struct heif_context* a0) { return p_heif_context_get_number_of_top_level_images(a0); }
 struct heif_error heif_context_get_primary_image_handle(struct heif_context* a0, struct heif_image_handle** a1) { return p_heif_context_get_primary_image_handle(a0, a1); }
 struct heif_error heif_context_read_from_file(struct heif_context* a0, const char* a1, const struct heif_reading_options* a2) { return p_heif_context_read_from_file(a0, a1, a2); }
@@ -137,12 +145,16 @@ struct heif_error heif_context_write(struct heif_context* a0, struct heif_writer
 struct heif_error heif_decode_image(const struct heif_image_handle* a0, struct heif_image** a1, enum heif_colorspace a2, enum heif_chroma a3, const struct heif_decoding_options* a4) { return p_heif_decode_image(a0, a1, a2, a3, a4); }
 struct heif_decoding_options* heif_decoding_options_alloc(void) { return p_heif_decoding_options_alloc(); }
 void heif_decoding_options_free(struct heif_decoding_options* a0) { p_heif_decoding_options_free(a0); }
+const char* heif_encoder_descriptor_get_name(const struct heif_encoder_descriptor* a0) { return p_heif_encoder_descriptor_get_name(a0); }
+int heif_encoder_descriptor_supports_lossless_compression(const struct heif_encoder_descriptor* a0) { return p_heif_encoder_descriptor_supports_lossless_compression(a0); }
 void heif_encoder_release(struct heif_encoder* a0) { p_heif_encoder_release(a0); }
 struct heif_error heif_encoder_set_lossless(struct heif_encoder* a0, int a1) { return p_heif_encoder_set_lossless(a0, a1); }
 struct heif_error heif_encoder_set_lossy_quality(struct heif_encoder* a0, int a1) { return p_heif_encoder_set_lossy_quality(a0, a1); }
 struct heif_error heif_encoder_set_parameter_integer(struct heif_encoder* a0, const char* a1, int a2) { return p_heif_encoder_set_parameter_integer(a0, a1, a2); }
+struct heif_error heif_encoder_set_parameter_string(struct heif_encoder* a0, const char* a1, const char* a2) { return p_heif_encoder_set_parameter_string(a0, a1, a2); }
 struct heif_encoding_options* heif_encoding_options_alloc(void) { return p_heif_encoding_options_alloc(); }
 void heif_encoding_options_free(struct heif_encoding_options* a0) { p_heif_encoding_options_free(a0); }
+int heif_get_encoder_descriptors(enum heif_compression_format a0, const char* a1, const struct heif_encoder_descriptor** a2, int a3) { return p_heif_get_encoder_descriptors(a0, a1, a2, a3); }
 struct heif_error heif_image_add_plane(struct heif_image* a0, enum heif_channel a1, int a2, int a3, int a4) { return p_heif_image_add_plane(a0, a1, a2, a3, a4); }
 struct heif_error heif_image_create(int a0, int a1, enum heif_colorspace a2, enum heif_chroma a3, struct heif_image** a4) { return p_heif_image_create(a0, a1, a2, a3, a4); }
 int heif_image_get_decoding_warnings(struct heif_image* a0, int a1, struct heif_error* a2, int a3) { return p_heif_image_get_decoding_warnings(a0, a1, a2, a3); }

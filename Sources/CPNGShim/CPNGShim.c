@@ -117,6 +117,10 @@ int rcp_png_writer_set_srgb(rcp_png *w, int intent) {
 int rcp_png_writer_write_info(rcp_png *w) {
     if (setjmp(png_jmpbuf(w->png))) return 0;
     png_write_info(w->png, w->info);
+    /* libpng 1.6.39's png_write_end writes an eXIf chunk still in the info struct a second time,
+       after IDAT (the PNG spec allows one; exiftool warns). It is written now, before IDAT, where
+       readers look for it: drop it from the struct so png_write_end has none to repeat. */
+    png_free_data(w->png, w->info, PNG_FREE_EXIF, -1);
     {
         const int one = 1;
         if (*(const char *)&one == 1) png_set_swap(w->png);

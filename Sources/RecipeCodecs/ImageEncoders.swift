@@ -69,14 +69,16 @@ public struct OutputEncoding: Sendable, Equatable {
 /// Opens the encoder for an output format.
 public enum ImageEncoders {
     /// The rows an encoder of `format` takes for an image of `model` (`deep`: the photo has more
-    /// than 8 bits, kept where the format can hold them): JPEG gray or RGB 8-bit; PNG any model,
-    /// 8 or 16 bits; HEIF and AVIF RGB(A), 16-bit rows for a deep photo (written as 10 bits).
+    /// than 8 bits, kept where the format can hold them): JPEG gray or RGB 8-bit; PNG and TIFF any
+    /// model, 8 or 16 bits; HEIF RGB(A), 16-bit rows for a deep photo (written as 10 bits); AVIF
+    /// and WebP RGB(A) 8-bit (AVIF is written 8-bit: see `HEIFEncoder`). A render's last stage
+    /// writes these samples, so what the file holds is rounded once, from the floats.
     public static func pixelFormat(_ format: ImageFileFormat, for model: ColorModel, deep: Bool) -> PixelFormat {
         switch format {
         case .jpeg, .raw: PixelFormat(model.withoutAlpha, .uint8)
         case .png, .tiff: PixelFormat(model, deep ? .uint16 : .uint8)
-        case .webp: PixelFormat(model.hasAlpha ? .rgba : .rgb, .uint8)
-        case .heif, .avif: PixelFormat(model.hasAlpha ? .rgba : .rgb, deep ? .uint16 : .uint8)
+        case .webp, .avif: PixelFormat(model.hasAlpha ? .rgba : .rgb, .uint8)
+        case .heif: PixelFormat(model.hasAlpha ? .rgba : .rgb, deep ? .uint16 : .uint8)
         }
     }
 
@@ -91,7 +93,8 @@ public enum ImageEncoders {
     ///   measured);
     /// - HEIF, AVIF: the rows gathered for libheif, its YCbCr image and the encoder's own frames
     ///   (x265 or aom): 16 bytes a pixel and 24 MiB (measured: 23 bytes a pixel at 3 MP with either,
-    ///   17.7 at 12 MP with x265).
+    ///   17.7 at 12 MP with x265); lossless, whose planes are all full size (4:4:4), 30 bytes a
+    ///   pixel with x265 and 38 with aom (measured at 22 MP: 29 and 36).
     public static func encodingBytes(_ format: ImageFileFormat, width: Int, height: Int, pixels: PixelFormat,
                                      encoding: OutputEncoding) -> Int {
         let pixelCount = width * height
@@ -108,7 +111,9 @@ public enum ImageEncoders {
         case .png: return 2 * width * pixels.bytesPerPixel + (256 << 10)
         case .tiff: return 2 * max(64 << 10, width * pixels.bytesPerPixel) + (256 << 10)
         case .webp: return (encoding.webp.lossless ? 50 : 9) * pixelCount / 2 + (1 << 20)
-        case .heif, .avif: return 16 * pixelCount + (24 << 20)
+        case .heif, .avif:
+            let perPixel = encoding.heif.lossless ? (format == .avif ? 38 : 30) : 16
+            return perPixel * pixelCount + (24 << 20)
         }
     }
 

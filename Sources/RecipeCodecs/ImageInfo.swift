@@ -205,7 +205,7 @@ public enum ImageDecoders {
                 return try RawDecoder(path: path, options: options)
             } catch where error.kind == .unsupported && error.reason.hasPrefix("not a raw format") {
                 let shown = head.prefix(4).map { hexByte($0) }.joined(separator: " ")
-                throw ImageError(.corrupt, path: path, "not an image recipe reads: JPEG, PNG, TIFF, WebP, HEIF, AVIF or a camera raw format (starts with \(shown))")
+                throw ImageError(.corrupt, path: path, "not a JPEG, PNG, TIFF, WebP, HEIF, AVIF or camera raw file (it starts with \(shown))")
             }
         }
     }

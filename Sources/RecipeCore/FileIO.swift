@@ -120,6 +120,8 @@ public final class AtomicOutputFile {
     public static let bufferBytes = Int(RK_WRITEBACK_BUFFER_BYTES)
     /// The temporary file's descriptor (the stream's; `fileno` has none for it).
     private let descriptor: Int32
+    /// The first error a write to the file gave (errno; 0 while none has), set by the stream.
+    private let writeError: UnsafeMutablePointer<Int32>
     private var finished = false
 
     public init(path: String) throws(ImageError) {
@@ -140,15 +142,43 @@ public final class AtomicOutputFile {
         let mask = umask(0)
         umask(mask)
         fchmod(fd, 0o666 & ~mask)
-        guard let f = rk_writeback_stream(fd) ?? fdopen(fd, "wb") else {
+        let writeError = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        writeError.initialize(to: 0)
+        guard let f = rk_writeback_stream(fd, writeError) ?? fdopen(fd, "wb") else {
+            let reason = errnoText()
+            writeError.deallocate()
             close(fd)
             unlink(tmp)
-            throw ImageError(.writeFailed, path: path, "cannot open the temporary file: \(errnoText())")
+            throw ImageError(.writeFailed, path: path, "cannot open the temporary file: \(reason)")
         }
+        self.writeError = writeError
         self.temporaryPath = tmp
         self.handle = f
         self.descriptor = fd
         TemporaryFiles.register(tmp)
+    }
+
+    /// Why a write to the file failed, in the system's words ("no space left on device"), once
+    /// one has.
+    public var writeFailure: String? {
+        writeError.pointee == 0 ? nil : errnoText(writeError.pointee)
+    }
+
+    /// Runs `body`, which writes the file through `handle` (an encoder); when it fails after a
+    /// write to the file did, the error is that write's, naming the output (`out.png: no space
+    /// left on device`), not what the library made of it (libpng's "Write Error", libtiff's
+    /// "Maximum TIFF file size exceeded").
+    ///
+    /// ```swift
+    /// let warnings = try out.writing { try encode(into: out.handle) }
+    /// ```
+    public func writing<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            if let writeFailure { throw ImageError(.writeFailed, path: path, writeFailure) }
+            throw error
+        }
     }
 
     /// Flushes, syncs and renames the temporary file onto the destination.
@@ -157,7 +187,7 @@ public final class AtomicOutputFile {
         finished = true
         defer { TemporaryFiles.unregister(temporaryPath) }
         let flushed = fflush(handle) == 0 && fsync(descriptor) == 0
-        let flushError = errnoText()
+        let flushError = writeFailure ?? errnoText()
         let closed = fclose(handle) == 0
         guard flushed && closed else {
             unlink(temporaryPath)
@@ -185,7 +215,10 @@ public final class AtomicOutputFile {
         TemporaryFiles.unregister(temporaryPath)
     }
 
-    deinit { abort() }
+    deinit {
+        abort()
+        writeError.deallocate()
+    }
 }
 
 /// Temporary outputs in flight, so a SIGINT/SIGTERM handler can remove them before the process
@@ -243,9 +276,10 @@ public enum TemporaryFiles {
     }
 }
 
-/// `strerror(errno)` as a Swift string, lower-cased first letter ("no such file or directory").
-public func errnoText() -> String {
-    let text = String(cString: strerror(errno))
+/// `strerror(code)` (of `errno` by default) as a Swift string, lower-cased first letter ("no such
+/// file or directory").
+public func errnoText(_ code: Int32 = errno) -> String {
+    let text = String(cString: strerror(code))
     guard let first = text.first else { return text }
     return first.lowercased() + text.dropFirst()
 }

@@ -2,7 +2,7 @@
 /// a diagnostic). Every case names the file, so one line tells the user what went wrong where.
 ///
 /// ```
-/// recipe: photo.gif: not an image recipe reads: JPEG, PNG, TIFF, WebP, HEIF or AVIF (starts with 47 49 46 38)
+/// recipe: photo.gif: not a JPEG, PNG, TIFF, WebP, HEIF, AVIF or camera raw file (it starts with 47 49 46 38)
 /// ```
 public struct ImageError: Error, Sendable, CustomStringConvertible, Equatable {
     /// What kind of failure this is; the CLI and the tests branch on it.

@@ -123,8 +123,9 @@ package struct RenderJob {
         var stages: [RenderStage]
         /// Threads of the point passes' pool (the caller's among them).
         var poolThreads: Int
-        /// The samples the encoder gets: 16 bits when the photo has them and the output can hold
-        /// them (PNG), else 8.
+        /// The samples the last stage writes: the encoder's own (`ImageEncoders.pixelFormat`), so
+        /// a 16-bit photo reaches a PNG, TIFF or HEIC with the rendered precision, not rounded to
+        /// 8 bits on the way.
         var outputSamples: SampleType
     }
 
@@ -158,7 +159,8 @@ package struct RenderJob {
         let poolThreads = threads > 1 ? max(2, threads - 1) : 1
         return Setup(outputFormat: outputFormat, stored: geometry.stored(target),
                      denominator: geometry.denominator(for: target, exact: sourceIsReducedDecode), stages: stages,
-                     poolThreads: poolThreads, outputSamples: outputFormat == .png && info.bitDepth > 8 ? .uint16 : .uint8)
+                     poolThreads: poolThreads,
+                     outputSamples: ImageEncoders.pixelFormat(outputFormat, for: info.colorModel, deep: info.bitDepth > 8).sampleType)
     }
 
     /// Refuses a plan whose geometry makes an image larger than `limit` pixels (`--max-pixels`,
@@ -310,10 +312,12 @@ package struct RenderJob {
             metadata.icc = nil
         }
         let file = try AtomicOutputFile(path: output)
-        let encoder = try ImageEncoders.open(outputFormat, handle: file.handle, path: output, width: chain.width, height: chain.height,
-                                             pixels: outFormat, metadata: metadata, encoding: encoding)
-        try StripPipeline.run(source: chain, sink: encoder)
-        let encoderWarnings = encoder.warnings
+        let encoderWarnings = try file.writing {
+            let encoder = try ImageEncoders.open(outputFormat, handle: file.handle, path: output, width: chain.width, height: chain.height,
+                                                 pixels: outFormat, metadata: metadata, encoding: encoding)
+            try StripPipeline.run(source: chain, sink: encoder)
+            return encoder.warnings
+        }
         try file.commit()
         return Outcome(width: chain.width, height: chain.height, scaleDenominator: denominator,
                        warnings: color.warnings + decoder.warnings + encoderWarnings.map { ImageWarning(path: output, $0) })

@@ -122,4 +122,33 @@ struct MetadataTests {
             #expect(decoder.info.bitDepth == (name.contains("16") ? 16 : 8))
         }
     }
+
+    /// The chunk types of a PNG file in order, read from its bytes (length, type, data, CRC).
+    static func chunkTypes(_ bytes: [UInt8]) -> [String] {
+        var types: [String] = []
+        var at = 8
+        while at + 8 <= bytes.count {
+            let length = bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
+            types.append(String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self))
+            at += 12 + length
+        }
+        return types
+    }
+
+    /// libpng 1.6.39 wrote the eXIf chunk a second time after IDAT; the PNG spec allows one, and
+    /// exiftool warns about the second.
+    @Test("a PNG written with EXIF has exactly one eXIf chunk, before the first IDAT (chunks read from the bytes)",
+          arguments: ["jpeg/pil_exif-72dpi-int.jpg", "png/pil_exif.png"])
+    func oneEXIfChunk(_ name: String) throws {
+        let dir = TestPaths.temporaryDirectory("exif-once")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.png").path
+        let (_, png, source) = try reencode(TestPaths.fixture(name), as: "png", keepAt: out)
+        #expect(png.info.metadata.exif == source.info.metadata.exif && png.info.metadata.exif != nil)
+        let types = Self.chunkTypes([UInt8](try Data(contentsOf: URL(fileURLWithPath: out))))
+        #expect(types.first == "IHDR" && types.last == "IEND", "\(types)")
+        #expect(types.filter { $0 == "eXIf" }.count == 1, "\(name): chunks \(types)")
+        let exif = try #require(types.firstIndex(of: "eXIf")), idat = try #require(types.firstIndex(of: "IDAT"))
+        #expect(exif < idat, "\(name): eXIf after IDAT: \(types)")
+    }
 }

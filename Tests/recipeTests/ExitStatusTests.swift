@@ -38,12 +38,15 @@ struct ExitStatusTests: CLITest {
             (["render", photo, "--no-such-option"], 2),
             (["render", photo, "--recipe", path("whole.recipe.yaml"), "-o", path("r.jpg"), "--max-memory", "16M"], 1),  // over the budget
             (["render", photo, "--recipe", path("good.recipe.yaml"), "-o", path("r.jpg"), "--max-memory", "lots"], 2),
+            // a missing --profile file is a missing file named on the command line → 2
+            (["render", photo, "--recipe", path("good.recipe.yaml"), "-o", path("r.jpg"), "--profile", path("absent.icc")], 2),
             // apply: some photos failed (the others done) → 1; the recipe or the folder → 2
             (["apply", path("good.recipe.yaml"), path("photos"), "--output", path("out1")], 0),
             (["apply", path("good.recipe.yaml"), path("mixed"), "--output", path("out2")], 1),
             (["apply", path("typo.recipe.yaml"), path("photos"), "--output", path("out3")], 2),
             (["apply", path("good.recipe.yaml"), path("absent-folder"), "--output", path("out4")], 2),
             (["apply", path("whole.recipe.yaml"), path("photos"), "--output", path("out5"), "--max-memory", "16M"], 1),
+            (["apply", path("good.recipe.yaml"), path("photos"), "--output", path("out6"), "--profile", path("absent.icc")], 2),
             // check: errors found → 2
             (["check", path("good.recipe.yaml")], 0),
             (["check", path("typo.recipe.yaml")], 2),
@@ -58,6 +61,7 @@ struct ExitStatusTests: CLITest {
             // explain, ops
             (["explain", path("good.recipe.yaml")], 0),
             (["explain", path("typo.recipe.yaml")], 2),
+            (["explain", path("good.recipe.yaml"), "--photo", photo, "--profile", path("absent.icc")], 2),
             (["ops", "exposure"], 0),
             (["ops", "exposre"], 2),
             // info: a photo it cannot read → 1
@@ -69,6 +73,7 @@ struct ExitStatusTests: CLITest {
             (["diff", path("good.recipe.yaml"), path("absent.recipe.yaml")], 2),
             // the edit lifecycle: a stage with a mistake → 2; a photo or an edit it cannot use → 1
             (["edit", lifecycle, "--stage", "exposure: 0.2"], 0),
+            (["edit", lifecycle, "--stage", "exposure: 0.3", "--profile", path("absent.icc")], 2),
             (["edit", lifecycle, "--stage", "exposre: 0.2"], 2),
             (["edit", path("broken.jpg"), "--stage", "exposure: 0.2"], 1),
             (["history", lifecycle], 0),
@@ -80,6 +85,14 @@ struct ExitStatusTests: CLITest {
             let r = try recipe(args)
             #expect(r.status == status, "recipe \(args.map { ($0 as NSString).lastPathComponent }.joined(separator: " ")): exit \(r.status), not \(status): \(r.stderr)")
         }
+        // What the failures say: the missing profile by name; a file that is no image in plain words.
+        let profile = try recipe(["render", photo, "-o", path("r.jpg"), "--profile", path("absent.icc")])
+        #expect(profile.stderr.contains("\(path("absent.icc")): cannot read the output profile (--profile): no such file or directory"),
+                "\(profile.stderr)")
+        try write(String(repeating: "this is a text file, not a photo\n", count: 4), path("notes.jpg"))
+        let notImage = try recipe(["info", path("notes.jpg")])
+        #expect(notImage.stderr.contains("notes.jpg: not a JPEG, PNG, TIFF, WebP, HEIF, AVIF or camera raw file (it starts with 74 68 69 73)"),
+                "\(notImage.stderr)")
         // The table is in --help.
         let help = String(decoding: try recipe(["--help"]).stdout, as: UTF8.self)
         #expect(help.contains("Exit status (every subcommand):") && help.contains("2  nothing done"), "\(help)")

@@ -8,11 +8,11 @@ import TestSupport
 /// 16-bit photo to a 16-bit output): Grammar/semantics.md, "Precision".
 @Suite("precision between stages")
 struct PrecisionTests: CLITest {
-    func render(_ photo: String, _ stages: String, to name: String, in dir: URL) throws -> String {
+    func render(_ photo: String, _ stages: String, to name: String, in dir: URL, as ext: String = "png", _ extra: [String] = []) throws -> String {
         let recipePath = dir.appendingPathComponent("\(name).recipe.yaml").path
         try ("format: dev.recipe.edit\nversion: 1.1\nstages:\n" + stages).write(toFile: recipePath, atomically: true, encoding: .utf8)
-        let out = dir.appendingPathComponent("\(name).png").path
-        let r = try recipe(["render", photo, "--recipe", recipePath, "-o", out])
+        let out = dir.appendingPathComponent("\(name).\(ext)").path
+        let r = try recipe(["render", photo, "--recipe", recipePath, "-o", out] + extra)
         #expect(r.status == 0, "\(r.stderr)")
         return out
     }
@@ -76,5 +76,70 @@ struct PrecisionTests: CLITest {
         }
         testNote("16-bit exposure: max \(worst)/65535 from the formula")
         #expect(worst <= 1)
+    }
+
+    /// vips' decode of a file (`vips copy` to a 16-bit PNG when the file is deep), read with
+    /// libpng: the TIFFs below are judged by a reader that is not ours.
+    func vipsSamples(_ path: String, in dir: URL) throws -> DecodedSamples {
+        let png = dir.appendingPathComponent(UUID().uuidString + ".png").path
+        let r = try ExternalTool.run(ExternalTool.find("vips")!, ["copy", path, png])
+        try #require(r.status == 0, "vips copy \(path): \(r.stderr)")
+        return try decodedSamples(png)
+    }
+
+    static let hasVips = ExternalTool.find("vips") != nil
+
+    /// Before, only a PNG output got the 16-bit samples: a TIFF (and a HEIC) was rendered to 8 bits
+    /// and widened (every sample a multiple of 257).
+    @Test("a 16-bit PNG through a stage into a 16-bit TIFF holds the samples the 16-bit PNG output holds (vips' decode)",
+          .enabled(if: hasVips, "needs vips (libvips-tools)"))
+    func stage16TIFF() throws {
+        let dir = TestPaths.temporaryDirectory("precision16-tiff")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = TestPaths.fixture("png/basn2c16.png")
+        let png = try vipsSamples(render(photo, "  - exposure: 0.1\n", to: "exposure", in: dir), in: dir)
+        let tiff = try vipsSamples(render(photo, "  - exposure: 0.1\n", to: "exposure", in: dir, as: "tif"), in: dir)
+        #expect(png.bits == 16 && tiff.bits == 16)
+        #expect(tiff.values == png.values, "the TIFF's samples differ from the PNG's")
+        let wide = tiff.values.filter { $0 % 257 != 0 }.count
+        testNote("basn2c16 exposure 0.1 → TIFF: \(wide) of \(tiff.values.count) samples off the 8-bit grid")
+        #expect(wide > tiff.values.count / 2, "the TIFF holds 8 bits of information: \(wide) samples off multiples of 257")
+    }
+
+    /// The tester's case: 220 distinct levels in the TIFF against 23,381 in the PNG.
+    @Test("ljt_monkey16 through exposure 0.1: each channel of the TIFF has within 1 % of the PNG's distinct 16-bit levels, and ≥ 20,000",
+          .enabled(if: TestPaths.corpus != nil && hasVips, "needs ../shared/corpus and vips (libvips-tools)"))
+    func monkeyLevels() throws {
+        let dir = TestPaths.temporaryDirectory("precision16-monkey")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = try #require(TestPaths.corpusFiles("photos", extensions: ["png"]).first { $0.hasSuffix("ljt_monkey16.png") })
+        let png = try vipsSamples(render(photo, "  - exposure: 0.1\n", to: "monkey", in: dir), in: dir)
+        let tiff = try vipsSamples(render(photo, "  - exposure: 0.1\n", to: "monkey", in: dir, as: "tif"), in: dir)
+        #expect(tiff.bits == 16 && tiff.channels == 3 && png.channels == 3)
+        for c in 0..<3 {
+            let levelsPNG = Set(stride(from: c, to: png.values.count, by: 3).map { png.values[$0] }).count
+            let levelsTIFF = Set(stride(from: c, to: tiff.values.count, by: 3).map { tiff.values[$0] }).count
+            testNote("ljt_monkey16 exposure 0.1, channel \(c): \(levelsTIFF) distinct levels in the TIFF, \(levelsPNG) in the PNG")
+            #expect(levelsTIFF >= 20_000, "channel \(c): \(levelsTIFF) levels")
+            #expect(abs(Double(levelsTIFF - levelsPNG)) <= 0.01 * Double(levelsPNG), "channel \(c): TIFF \(levelsTIFF), PNG \(levelsPNG)")
+        }
+    }
+
+    /// A deep photo's HEIC is 10-bit: the rendered 16 bits rounded once to 10, not 8 bits widened.
+    /// Lossless, so the file's codes can be checked one by one against the 16-bit PNG render.
+    @Test("a 16-bit PNG through a stage into a lossless HEIC holds the 16-bit render rounded to 10 bits")
+    func stage16HEIC() throws {
+        let dir = TestPaths.temporaryDirectory("precision16-heic")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = TestPaths.fixture("png/basn2c16.png")
+        let png = try decodedSamples(render(photo, "  - exposure: 0.1\n", to: "exposure", in: dir))
+        let heic = try decodedSamples(render(photo, "  - exposure: 0.1\n", to: "exposure", in: dir, as: "heic", ["--lossless"]))
+        try #require(png.bits == 16 && heic.bits == 16 && png.values.count == heic.values.count)
+        // Our decoder widens the 10-bit codes to 16 bits (c·65535/1023, rounded): undo that.
+        let codes = heic.values.map { ($0 * 1023 + 32767) / 65535 }
+        let expected = png.values.map { ($0 * 1023 + 32767) / 65535 }
+        let worst = zip(codes, expected).map { abs($0 - $1) }.max() ?? 0
+        testNote("basn2c16 exposure 0.1 → lossless 10-bit HEIC: max \(worst) codes from the 16-bit render rounded")
+        #expect(worst == 0)
     }
 }

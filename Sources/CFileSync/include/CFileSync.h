@@ -11,9 +11,14 @@
  * fclose flushes it and closes `fd`. NULL when the
  * stream cannot be made: the caller then uses fdopen.
  *
+ * The first error a write(2) gives (errno: ENOSPC on a full disk) is stored in `*write_error`
+ * (when not NULL; it must outlive the stream and start at 0): the libraries that write through
+ * the stream report a failed write in words of their own ("Write Error"), which say nothing of the
+ * cause.
+ *
  * In C because Swift's Glibc module does not declare fopencookie or sync_file_range (both need
  * _GNU_SOURCE). */
-FILE *rk_writeback_stream(int fd);
+FILE *rk_writeback_stream(int fd, int *write_error);
 /* The stream's buffer, in the bytes the stream holds (256 KiB: one write(2) each). */
 #define RK_WRITEBACK_BUFFER_BYTES 262144
 

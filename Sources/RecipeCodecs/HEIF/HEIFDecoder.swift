@@ -109,7 +109,8 @@ public final class HEIFDecoder: ImageDecoder {
         Self.readColour(primary, into: &meta, details: &details)
         Self.readMetadata(primary, into: &meta, warn: { found.append(ImageWarning(path: path, $0)) })
         info = ImageInfo(format: kind, width: w, height: h, colorModel: format.colorModel, bitDepth: bits,
-                         fileColorSpace: luma < 0 ? "unknown" : "YCbCr", progressive: false, details: details, metadata: meta)
+                         fileColorSpace: luma < 0 ? "unknown" : meta.cicp?.matrix == 0 ? "RGB" : "YCbCr", progressive: false,
+                         details: details, metadata: meta)
         warnings = found
     }
 

@@ -9,8 +9,9 @@ public struct HEIFOptions: Sendable, Equatable {
     /// libheif's lossy quality, 0…100 (what `heif-enc -q` and libvips' `Q` mean; 50 by default
     /// there). The encoders' own scales sit behind it: x265's CRF for HEVC, aom's quantiser for AV1.
     public var quality: Int = 50
-    /// Lossless (x265 and aom both have a lossless mode; with YCbCr 4:4:4 the round trip is close
-    /// but not bit-exact, as libheif converts RGB to YCbCr first).
+    /// Lossless: the encoder's lossless mode on the RGB samples themselves (4:4:4, the identity
+    /// matrix, full range), so the file decodes to exactly the codes written (8 bits, or the 10 of
+    /// a deep HEIC). An encoder that cannot do it is refused, not used lossily.
     public var lossless: Bool = false
 
     public init(quality: Int = 50, lossless: Bool = false) {
@@ -20,8 +21,16 @@ public struct HEIFOptions: Sendable, Equatable {
 }
 
 /// Writes a HEIF (HEVC, through x265) or an AVIF (AV1, through aom) with libheif: 8-bit RGB(A)
-/// rows as 8-bit images, 16-bit rows as 10-bit HEICs (8-bit AVIFs: see `init`); the ICC profile as a `prof` colour box (or
-/// an sRGB `nclx` box without one), EXIF and XMP as metadata items.
+/// rows as 8-bit images, 16-bit rows as 10-bit HEICs (8-bit AVIFs: see `init`); the ICC profile as a
+/// `prof` colour box, else an sRGB `nclx` box (a lossless file has an `nclx` box beside its profile
+/// too: it says the samples are RGB, not YCbCr), EXIF and XMP as metadata items.
+///
+/// Lossy files are YCbCr 4:2:0 with the BT.601 matrix, full range (libheif's default); lossless
+/// ones are 4:4:4 with the identity matrix (`matrix_coefficients` 0: G, B, R planes), so nothing
+/// is lost to a colour conversion or to subsampling. Debian 12's libheif 1.15 needs both the
+/// image's `nclx` (the conversion and the encoder's VUI follow it, not the options'
+/// `output_nclx_profile`) and `macOS_compatibility_workaround_no_nclx_profile` off, or a HEIC gets
+/// no colour box at all.
 ///
 /// libheif encodes whole pictures, so the rows are gathered into the image libheif will encode
 /// (3 or 6 bytes a pixel, no other copy) and `finish()` encodes and writes it to `handle`.
@@ -112,38 +121,35 @@ public final class HEIFEncoder: RowSink {
         precondition(rowsWritten == height, "HEIF finished after \(rowsWritten) of \(height) rows")
         guard let context = heif_context_alloc() else { throw ImageError(.writeFailed, path: path, "libheif could not start") }
         defer { heif_context_free(context) }
-        var encoder: OpaquePointer?
-        var err = heif_context_get_encoder_for_format(context, codec == .avif ? heif_compression_AV1 : heif_compression_HEVC, &encoder)
-        guard err.code == heif_error_Ok, let encoder else {
-            throw ImageError(.unsupported, path: path, "this libheif has no \(codec == .avif ? "AV1" : "HEVC") encoder (\(HEIFLibrary.text(err)))")
-        }
+        let encoder = try makeEncoder(context)
         defer { heif_encoder_release(encoder) }
-        if options.lossless {
-            err = heif_encoder_set_lossless(encoder, 1)
-        } else {
-            err = heif_encoder_set_lossy_quality(encoder, Int32(max(0, min(100, options.quality))))
-        }
-        guard err.code == heif_error_Ok else { throw Self.failure(err, path: path) }
         // One encoding thread per job: `apply` runs a job per core already.
         _ = heif_encoder_set_parameter_integer(encoder, "threads", 1)
 
-        let nclx = heif_nclx_color_profile_alloc()
+        guard let nclx = heif_nclx_color_profile_alloc() else { throw ImageError(.writeFailed, path: path, "libheif could not start") }
         defer { heif_nclx_color_profile_free(nclx) }
+        // Without a profile the nclx box says sRGB (BT.709 primaries, the sRGB curve); beside one
+        // it leaves the colours to the profile and says only how the samples are coded.
+        nclx.pointee.color_primaries = metadata.icc == nil ? heif_color_primaries_ITU_R_BT_709_5 : heif_color_primaries_unspecified
+        nclx.pointee.transfer_characteristics = metadata.icc == nil ? heif_transfer_characteristic_IEC_61966_2_1
+            : heif_transfer_characteristic_unspecified
+        nclx.pointee.matrix_coefficients = options.lossless ? heif_matrix_coefficients_RGB_GBR : heif_matrix_coefficients_ITU_R_BT_601_6
+        nclx.pointee.full_range_flag = 1
+        var err = heif_image_set_nclx_color_profile(image, nclx)
+        guard err.code == heif_error_Ok else { throw Self.failure(err, path: path) }
         if let icc = metadata.icc {
             err = icc.withUnsafeBytes { heif_image_set_raw_color_profile(image, "prof", $0.baseAddress, $0.count) }
-            guard err.code == heif_error_Ok else { throw Self.failure(err, path: path) }
-        } else if let nclx {
-            // No profile: say sRGB (BT.709 primaries, the sRGB curve), full range.
-            nclx.pointee.color_primaries = heif_color_primaries_ITU_R_BT_709_5
-            nclx.pointee.transfer_characteristics = heif_transfer_characteristic_IEC_61966_2_1
-            nclx.pointee.matrix_coefficients = heif_matrix_coefficients_ITU_R_BT_601_6
-            nclx.pointee.full_range_flag = 1
-            err = heif_image_set_nclx_color_profile(image, nclx)
             guard err.code == heif_error_Ok else { throw Self.failure(err, path: path) }
         }
         guard let encoding = heif_encoding_options_alloc() else { throw ImageError(.writeFailed, path: path, "libheif could not start") }
         defer { heif_encoding_options_free(encoding) }
         encoding.pointee.save_alpha_channel = 1
+        // libheif 1.15 leaves a HEIC's nclx box out by default (iOS 12 could not open files with
+        // one); every output says its colours, so it goes in.
+        encoding.pointee.macOS_compatibility_workaround_no_nclx_profile = 0
+        // A lossless file's samples are G, B, R planes: a reader must learn that from the nclx
+        // box even when a profile gives the colours.
+        encoding.pointee.save_two_colr_boxes_when_ICC_and_nclx_available = options.lossless ? 1 : 0
         var out: OpaquePointer?
         err = heif_context_encode_image(context, image, encoder, encoding, &out)
         guard err.code == heif_error_Ok, let out else { throw Self.failure(err, path: path) }
@@ -168,6 +174,50 @@ public final class HEIFEncoder: RowSink {
         guard err.code == heif_error_Ok else {
             throw ImageError(.writeFailed, path: path, "cannot write the file: \(errnoText())")
         }
+    }
+
+    /// The encoder for the codec: libheif's first, or for a lossless file the first that has a
+    /// lossless mode, set to it and to 4:4:4 chroma; an encoder that cannot do both is refused
+    /// with its limit named (`.unsupported`).
+    private func makeEncoder(_ context: OpaquePointer) throws(ImageError) -> OpaquePointer {
+        let compression = codec == .avif ? heif_compression_AV1 : heif_compression_HEVC
+        let kind = codec == .avif ? "AV1" : "HEVC"
+        var found = [OpaquePointer?](repeating: nil, count: 8)
+        let count = Int(found.withUnsafeMutableBufferPointer { heif_get_encoder_descriptors(compression, nil, $0.baseAddress, Int32($0.count)) })
+        let descriptors = found.prefix(max(0, min(count, found.count))).compactMap { $0 }
+        guard let first = descriptors.first else {
+            throw ImageError(.unsupported, path: path, "this libheif has no \(kind) encoder")
+        }
+        let name = { (d: OpaquePointer) in heif_encoder_descriptor_get_name(d).map { String(cString: $0) } ?? "unnamed" }
+        var chosen = first
+        if options.lossless {
+            guard let able = descriptors.first(where: { heif_encoder_descriptor_supports_lossless_compression($0) != 0 }) else {
+                throw ImageError(.unsupported, path: path, "cannot write a lossless \(codec.rawValue.uppercased()): this libheif's \(kind) "
+                    + "encoders (\(descriptors.map(name).joined(separator: ", "))) have no lossless mode")
+            }
+            chosen = able
+        }
+        var made: OpaquePointer?
+        var err = heif_context_get_encoder(context, chosen, &made)
+        guard err.code == heif_error_Ok, let encoder = made else {
+            throw ImageError(.unsupported, path: path, "libheif could not start its \(kind) encoder (\(HEIFLibrary.text(err)))")
+        }
+        if options.lossless {
+            err = heif_encoder_set_lossless(encoder, 1)
+            if err.code == heif_error_Ok { err = heif_encoder_set_parameter_string(encoder, "chroma", "444") }
+            guard err.code == heif_error_Ok else {
+                heif_encoder_release(encoder)
+                throw ImageError(.unsupported, path: path, "cannot write a lossless \(codec.rawValue.uppercased()): the \(name(chosen)) "
+                    + "encoder takes no 4:4:4 chroma, which it needs (\(HEIFLibrary.text(err)))")
+            }
+        } else {
+            err = heif_encoder_set_lossy_quality(encoder, Int32(max(0, min(100, options.quality))))
+            guard err.code == heif_error_Ok else {
+                heif_encoder_release(encoder)
+                throw Self.failure(err, path: path)
+            }
+        }
+        return encoder
     }
 
     private static func failure(_ e: heif_error, path: String) -> ImageError {

@@ -93,7 +93,9 @@ struct ValueChecker {
             var text = s
             if text.hasSuffix("deg") { text.removeLast(3) }
             guard node.scalarStyle == .plain || s.hasSuffix("deg"), let v = parseNumber(text) else {
-                if let unit = unitSuffix(s) {
+                if node.scalarStyle == .plain || s.hasSuffix("deg"), overflows(text, node, what: what) {
+                    return nil
+                } else if let unit = unitSuffix(s) {
                     error(.badUnit, "unknown unit `\(unit)` for \(what)", node, notes: [.init("angles are in degrees: write a number, or a number with `deg`")])
                 } else {
                     error(.wrongType, "\(what) must be an angle in degrees, not \(node.kindDescription)", node)
@@ -178,7 +180,9 @@ struct ValueChecker {
             return nil
         }
         guard let v = parseNumber(s) else {
-            if let unit = unitSuffix(s) {
+            if overflows(s, node, what: what) {
+                return nil
+            } else if let unit = unitSuffix(s) {
                 error(.badUnit, "\(what) takes no unit; `\(unit)` is not allowed", node, notes: [.init("write the number alone")])
             } else {
                 error(.wrongType, "\(what) must be \(expected), not \(node.kindDescription)", node)
@@ -190,7 +194,14 @@ struct ValueChecker {
 
     /// A finite decimal number as YAML's core schema writes it (no `.inf`, `.nan`, hex or `_`).
     func parseNumber(_ s: String) -> Double? {
-        guard !s.isEmpty, s.utf8.count <= 40 else { return nil }
+        guard s.utf8.count <= 40, let v = decimal(s), v.isFinite else { return nil }
+        return v
+    }
+
+    /// The value of decimal text (digits, `.`, sign, exponent; nothing else), infinite when it is
+    /// too large for a double (`1e400`).
+    func decimal(_ s: String) -> Double? {
+        guard !s.isEmpty else { return nil }
         for b in s.utf8 {
             switch b {
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "+"),
@@ -198,8 +209,16 @@ struct ValueChecker {
             default: return nil
             }
         }
-        guard let v = Double(s), v.isFinite else { return nil }
-        return v
+        return Double(s)
+    }
+
+    /// Reports `s` as out of range (R207) when it is a number too large to hold (`1e400`, not a
+    /// unit `e400`).
+    mutating func overflows(_ s: String, _ node: YAMLNode, what: String) -> Bool {
+        guard let v = decimal(s), v.isInfinite else { return false }
+        error(.outOfRange, "\(what) is \(s), a number out of range", node,
+              notes: [.init("numbers go up to about ±1.8e308; no parameter takes one this large")])
+        return true
     }
 
     /// The alphabetic suffix of `12pt` (`pt`), if the text is a number followed by letters or `%`.
@@ -276,7 +295,9 @@ struct ValueChecker {
         for (suffix, isPercent) in units where s.hasSuffix(suffix) {
             let numberText = String(s.dropLast(suffix.count))
             guard let v = parseNumber(numberText) else {
-                error(.wrongType, "\(what) must be a length such as 12px or 1.5%, not `\(s)`", node)
+                if !overflows(numberText, node, what: what) {
+                    error(.wrongType, "\(what) must be a length such as 12px or 1.5%, not `\(s)`", node)
+                }
                 return nil
             }
             if isPercent {
@@ -289,6 +310,9 @@ struct ValueChecker {
         if node.scalarStyle == .plain, let v = parseNumber(s) {
             guard inRange(v, pxRange, node, what: what, unit: "px") else { return nil }
             return .length(.px(v))
+        }
+        if node.scalarStyle == .plain, overflows(s, node, what: what) {
+            return nil
         }
         if let unit = unitSuffix(s) {
             error(.badUnit, "unknown unit `\(unit)` in \(what)", node,

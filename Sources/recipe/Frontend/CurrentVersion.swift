@@ -48,6 +48,7 @@ struct CurrentVersionOptions: ParsableArguments {
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
         guard (1...256).contains(threads) else { throw ValidationError("--threads must be between 1 and 256") }
         guard output == nil || outputDir == nil else { throw ValidationError("give --output or --output-dir, not both") }
+        try profile?.requireFile()
     }
 
     /// The current version's path for `photo`.

@@ -1,7 +1,11 @@
 import ArgumentParser
+import RecipeCore
 import RecipeCodecs
 import RecipeColor
 import RecipeSession
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How outputs are encoded, shared by `render` and `apply`.
 struct EncodingOptions: ParsableArguments {
@@ -35,6 +39,7 @@ struct EncodingOptions: ParsableArguments {
     func validate() throws {
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
         guard (0...9).contains(pngCompression) else { throw ValidationError("--png-compression must be between 0 and 9") }
+        try profile?.requireFile()
     }
 
     /// Every format's settings from the options.
@@ -51,6 +56,16 @@ struct EncodingOptions: ParsableArguments {
 
 extension TIFFOptions.Compression: ExpressibleByArgument {}
 
-extension OutputProfile: ExpressibleByArgument {}
+extension OutputProfile: ExpressibleByArgument {
+    /// A `--profile` ICC file that is not there stops the command before anything is done, with
+    /// the exit status of any missing file named on the command line (2), naming the file.
+    func requireFile() throws {
+        guard case .file(let path) = self, access(path, F_OK) != 0 else { return }
+        Console.error("\(path): cannot read the output profile (--profile): \(errnoText())")
+        // ArgumentParser passes an ExitCode thrown while it validates through as it is (it wraps
+        // other errors, which would exit 1).
+        throw ExitCode(ExitStatus.usage)
+    }
+}
 
 extension RenderingIntent: ExpressibleByArgument {}

@@ -41,17 +41,19 @@ extension RGBImage {
     func writePNG(_ path: String) throws {
         let out = try AtomicOutputFile(path: path)
         let format = PixelFormat(.rgb, .uint8)
-        let encoder = try PNGEncoder(handle: out.handle, path: path, width: width, height: height, format: format, metadata: ImageMetadata())
-        let strip = PixelBuffer(width: width, rowCapacity: 1, format: format)
-        for y in 0..<height {
-            pixels.withUnsafeBytes { src in
-                strip.row(0).copyMemory(from: src.baseAddress! + y * width * 3, byteCount: width * 3)
+        try out.writing {
+            let encoder = try PNGEncoder(handle: out.handle, path: path, width: width, height: height, format: format, metadata: ImageMetadata())
+            let strip = PixelBuffer(width: width, rowCapacity: 1, format: format)
+            for y in 0..<height {
+                pixels.withUnsafeBytes { src in
+                    strip.row(0).copyMemory(from: src.baseAddress! + y * width * 3, byteCount: width * 3)
+                }
+                strip.rowCount = 1
+                strip.originY = y
+                try encoder.writeRows(from: strip)
             }
-            strip.rowCount = 1
-            strip.originY = y
-            try encoder.writeRows(from: strip)
+            try encoder.finish()
         }
-        try encoder.finish()
         try out.commit()
     }
 }

@@ -54,6 +54,10 @@ struct Explain: ParsableCommand {
     @Flag(help: "With --photo: list every part of the memory estimate, not only the largest.")
     var memoryDetail = false
 
+    func validate() throws {
+        try profile?.requireFile()
+    }
+
     func run() throws {
         var options = CheckOptions()
         options.overrides = try parseOverrides(overrides)
