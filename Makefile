@@ -1,5 +1,5 @@
 # Shortcuts for the scripts in .ci/ (which work without make).
-.PHONY: test demo bench fuzz fuzz-raw
+.PHONY: test demo bench fuzz fuzz-raw soak-concurrency
 test: ; bash .ci/test
 demo: ; bash .ci/demo
 bench: ; bash .ci/bench-identity
@@ -7,3 +7,5 @@ bench: ; bash .ci/bench-identity
 fuzz: ; bash .ci/fuzz --runs 100000 --corpus Recipes --save-findings fuzz-findings
 # 300 damaged copies of each camera raw rendered: exit 0 or a one-line exit 1, no crash, hang or blow-up.
 fuzz-raw: ; bash .ci/fuzz-raw --mutants 300
+# Two applies on one folder and two edits of one photo at once, 20 rounds each: nothing lost.
+soak-concurrency: ; bash .ci/soak-concurrency 20
