@@ -1,4 +1,5 @@
 import RecipeCodecs
+import RecipeCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +18,13 @@ public struct PhotoFile: Sendable, Equatable {
 /// Expands the command line's files and folders into photos: folders are walked recursively in
 /// name order (hidden names, `.git` included, are skipped; symbolic links to folders are not
 /// followed, so a link loop cannot hang a batch); a file named on the command line is taken as
-/// given. Without `--include`, photos are the files ending `.jpg`, `.jpeg` or `.png` in any case.
+/// given. Without `--include`, photos are the files with an extension the codecs read.
+///
+/// Links to files are followed when their target lies inside the folder given (its real path),
+/// or anywhere with `followLinks` (`--follow-links`): a folder handed over by someone else cannot
+/// make a batch read, and print errors about, files elsewhere. Every entry with a photo's name
+/// that is left out (a link leaving the folder, a dangling link, a link loop, a FIFO, a device)
+/// is a `Problem` with `leftOut` set, so the batch names it and counts it; none is silent.
 ///
 /// ```swift
 /// let walk = PhotoWalk(include: [], exclude: [Glob("raw/**")])
@@ -28,6 +35,8 @@ public struct PhotoWalk: Sendable {
     public var exclude: [Glob]
     /// Folders never walked into (the output folder when it lies inside an input folder).
     public var skipFolders: [String] = []
+    /// Whether links to files outside the folder given are followed (`--follow-links`).
+    public var followLinks = false
 
     /// Every extension the codecs read (`*.jpg`, `*.heic`, `*.tif`, `*.cr2`, `*.dng`, … in any case).
     public static let defaultInclude = (ImageFileFormat.knownExtensions + RawDetection.extensions).map { Glob("*.\($0)", caseInsensitive: true) }
@@ -41,6 +50,9 @@ public struct PhotoWalk: Sendable {
     public struct Problem: Sendable, Equatable {
         public var path: String
         public var message: String
+        /// An entry left out on purpose (a link leaving the folder, a dangling link, a FIFO), not
+        /// a failure: the batch names it and counts it apart.
+        public var leftOut = false
     }
 
     /// The photos under `arguments`, each folder's in name order, and the arguments that do not exist.
@@ -57,7 +69,8 @@ public struct PhotoWalk: Sendable {
             switch st.st_mode & S_IFMT {
             case S_IFDIR:
                 let root = argument.count > 1 && argument.hasSuffix("/") ? String(argument.dropLast()) : argument
-                walk(root, relative: "", skipped: skipped, into: &photos, problems: &problems)
+                let inside = followLinks ? nil : Self.realPath(root)
+                walk(root, relative: "", inside: inside, skipped: skipped, into: &photos, problems: &problems)
             case S_IFREG:
                 let name = argument.split(separator: "/").last.map(String.init) ?? argument
                 photos.append(PhotoFile(path: argument, relative: name, stat: FileStat(st)))
@@ -73,7 +86,9 @@ public struct PhotoWalk: Sendable {
         return included && !exclude.contains { $0.matches(relative) }
     }
 
-    private func walk(_ folder: String, relative: String, skipped: Set<Identity>, into photos: inout [PhotoFile], problems: inout [Problem]) {
+    /// `inside`: the real path of the folder given, which links must stay in (nil: any).
+    private func walk(_ folder: String, relative: String, inside: String?, skipped: Set<Identity>, into photos: inout [PhotoFile],
+                      problems: inout [Problem]) {
         guard let dir = opendir(folder) else {
             problems.append(Problem(path: folder, message: "cannot read the folder: \(String(cString: strerror(errno)))"))
             return
@@ -95,10 +110,36 @@ public struct PhotoWalk: Sendable {
             case S_IFREG:
                 entries.append((name, false, FileStat(st)))
             case S_IFLNK:
-                // A link to a file is the file; a link to a folder is not followed.
+                // A link to a file inside the folder given is the file; a link to a folder is not
+                // followed. What a photo's name leads nowhere good is named.
+                let rel = relative.isEmpty ? name : relative + "/" + name
                 var target = stat()
-                if stat(path, &target) == 0, (target.st_mode & S_IFMT) == S_IFREG { entries.append((name, false, FileStat(target))) }
+                guard stat(path, &target) == 0 else {
+                    if wanted(rel) {
+                        let why = errno == ELOOP ? "a link loop" : errno == ENOENT ? "a link to a file that is not there" : "a link that cannot be followed (\(String(cString: strerror(errno))))"
+                        problems.append(Problem(path: path, message: why + "; left out", leftOut: true))
+                    }
+                    continue
+                }
+                let type = target.st_mode & S_IFMT
+                guard type == S_IFREG else {
+                    if type != S_IFDIR, wanted(rel) {
+                        problems.append(Problem(path: path, message: "a link to \(InputFile.kindName(type)), not a photo; left out", leftOut: true))
+                    }
+                    continue
+                }
+                if let inside, let real = Self.realPath(path), !real.hasPrefix(inside == "/" ? "/" : inside + "/") {
+                    if wanted(rel) {
+                        problems.append(Problem(path: path, message: "a link to a file outside the folder given; left out (--follow-links follows it)", leftOut: true))
+                    }
+                    continue
+                }
+                entries.append((name, false, FileStat(target)))
             default:
+                let rel = relative.isEmpty ? name : relative + "/" + name
+                if wanted(rel) {
+                    problems.append(Problem(path: path, message: "\(InputFile.kindName(st.st_mode & S_IFMT)), not a photo; left out", leftOut: true))
+                }
                 continue
             }
         }
@@ -108,7 +149,7 @@ public struct PhotoWalk: Sendable {
             let path = folder == "/" ? "/" + entry.name : folder + "/" + entry.name
             let rel = relative.isEmpty ? entry.name : relative + "/" + entry.name
             if entry.folder {
-                walk(path, relative: rel, skipped: skipped, into: &photos, problems: &problems)
+                walk(path, relative: rel, inside: inside, skipped: skipped, into: &photos, problems: &problems)
             } else if let st = entry.stat, wanted(rel) {
                 photos.append(PhotoFile(path: path, relative: rel, stat: st))
             }
@@ -118,6 +159,12 @@ public struct PhotoWalk: Sendable {
     struct Identity: Hashable {
         var device: UInt64
         var inode: UInt64
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let p = realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
     }
 
     static func identity(_ path: String) -> Identity? {

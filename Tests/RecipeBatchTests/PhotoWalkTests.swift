@@ -36,4 +36,35 @@ struct PhotoWalkTests {
         let without = PhotoWalk(include: [], exclude: [Glob("raw/**"), Glob("*.png", caseInsensitive: true), Glob("out/*")]).expand([dir + "/"]).photos.map(\.relative)
         #expect(without == ["b.jpg", "link.jpg", "sub/c.jpeg", "sub/deeper/d.jpg"])
     }
+
+    @Test("links: inside the folder given followed; leaving it, dangling or looping left out and named, as are FIFOs; --follow-links follows the ones leaving")
+    func links() throws {
+        let root = TestPaths.temporaryDirectory("walk-links").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let dir = root + "/in", elsewhere = root + "/elsewhere"
+        for folder in [dir + "/sub", elsewhere] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        for path in [dir + "/real.jpg", elsewhere + "/secret.jpg"] { try Data("x".utf8).write(to: URL(fileURLWithPath: path)) }
+        symlink("../real.jpg", dir + "/sub/inside.jpg")
+        symlink(elsewhere + "/secret.jpg", dir + "/outside.jpg")
+        symlink("nothing-here.jpg", dir + "/dangling.jpg")
+        symlink("loop.jpg", dir + "/loop.jpg")
+        symlink(elsewhere + "/secret.jpg", dir + "/notes.txt")  // not a photo's name: nothing to say
+        #expect(mkfifo(dir + "/pipe.jpg", 0o644) == 0)
+
+        let (photos, problems) = PhotoWalk(include: [], exclude: []).expand([dir])
+        #expect(photos.map(\.relative) == ["real.jpg", "sub/inside.jpg"])
+        #expect(problems.allSatisfy { $0.leftOut })
+        let said = Dictionary(uniqueKeysWithValues: problems.map { (($0.path as NSString).lastPathComponent, $0.message) })
+        #expect(said["outside.jpg"] == "a link to a file outside the folder given; left out (--follow-links follows it)")
+        #expect(said["dangling.jpg"] == "a link to a file that is not there; left out")
+        #expect(said["loop.jpg"] == "a link loop; left out")
+        #expect(said["pipe.jpg"] == "a FIFO (named pipe), not a photo; left out")
+        #expect(said.count == 4, "\(said)")
+
+        var follow = PhotoWalk(include: [], exclude: [])
+        follow.followLinks = true
+        let followed = follow.expand([dir])
+        #expect(followed.photos.map(\.relative) == ["outside.jpg", "real.jpg", "sub/inside.jpg"])
+        #expect(followed.problems.count == 3)
+    }
 }

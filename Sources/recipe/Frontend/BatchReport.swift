@@ -25,6 +25,9 @@ struct BatchReport {
     var failed = 0
     /// Every failure, one line each, for the summary.
     var failures: [String] = []
+    /// Entries with a photo's name left out on purpose (links leaving the folder, dangling links,
+    /// FIFOs), one line each, for the summary: not failures, and never silent.
+    var leftOut: [String] = []
     /// Renders done, with their time, for the rate and the ETA.
     var renderSeconds = 0.0
     private var started = FileStat.now()
@@ -122,14 +125,19 @@ struct BatchReport {
         let skippedWord = dryRun ? "would skip" : "up to date"
         var line = "\(renderedWord) \(Self.count(rendered)), \(skippedWord) \(Self.count(skipped - paired)), "
             + (paired > 0 ? "left out as the other half of a RAW+JPEG pair \(Self.count(paired)), " : "")
+            + (leftOut.isEmpty ? "" : "left out as links or special files \(Self.count(leftOut.count)), ")
             + "failed \(Self.count(failed)) in \(Self.duration(seconds))"
         if rendered > 0, !dryRun, seconds > 0 { line += " (\(Self.fixed(Double(rendered) / seconds)) photos/s)" }
         if json {
             print(JSONLine.object([("status", .string("summary")), ("rendered", .int(rendered)), ("skipped", .int(skipped)),
-                                   ("failed", .int(failed)), ("seconds", .number((seconds * 1000).rounded() / 1000)),
+                                   ("failed", .int(failed)), ("left_out", .int(leftOut.count)), ("seconds", .number((seconds * 1000).rounded() / 1000)),
                                    ("dry_run", .bool(dryRun))]))
         }
         Console.printError("recipe: " + line)
+        if !leftOut.isEmpty {
+            Console.printError("recipe: \(leftOut.count) left out:")
+            for f in leftOut { Console.printError("  " + f) }
+        }
         let extra = failures.count - failed
         if !failures.isEmpty {
             Console.printError("recipe: \(failures.count) failure\(failures.count == 1 ? "" : "s")\(extra > 0 ? " (\(extra) of them folders that could not be read)" : ""):")

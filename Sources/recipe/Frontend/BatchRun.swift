@@ -123,7 +123,7 @@ struct BatchRun {
             report.paired += 1
         }
         for problem in problems where !paths.contains(problem.path) {
-            report.failures.append("\(problem.path): \(problem.message)")
+            if problem.leftOut { report.leftOut.append("\(problem.path): \(problem.message)") } else { report.failures.append("\(problem.path): \(problem.message)") }
         }
 
         // Decide what needs no file read here; the rest (and every render) goes to the workers.

@@ -94,6 +94,9 @@ struct Apply: ParsableCommand {
     @Option(help: ArgumentHelp("Do shard K of N: a fixed split of the outputs by path hash, for N machines.", valueName: "K/N"))
     var shard: String?
 
+    @Flag(help: "Follow links to photos outside the folder given (by default they are left out, and named).")
+    var followLinks = false
+
     @Flag(help: "When another apply is writing OUTDIR (or the same shard of it), refuse at once (exit 2) instead of waiting for it to finish.")
     var noWait = false
 
@@ -150,6 +153,7 @@ struct Apply: ParsableCommand {
             return n
         }.joined(separator: "+")
         batch.walk = PhotoWalk(include: include.map { Glob($0) }, exclude: exclude.map { Glob($0) })
+        batch.walk.followLinks = followLinks
         batch.paths = paths
         batch.format = format
         batch.size = size
