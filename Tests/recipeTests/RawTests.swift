@@ -192,7 +192,7 @@ struct RawTests: CLITest {
         }
     }
 
-    @Test("edit writes a raw's develop into its sidecar, renders it as a JPEG, and revert takes stages off")
+    @Test("edit writes a raw's develop into its sidecar, renders it as a JPEG, revert takes stages off, history lists and draws the layers")
     func editAndRevert() throws {
         let dir = TestPaths.temporaryDirectory("raw-edit")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -212,9 +212,16 @@ struct RawTests: CLITest {
         #expect(try String(contentsOfFile: photo + ".recipe.yaml", encoding: .utf8).contains("exposure: 1"))
         _ = try ok(["revert", photo, "--stage", "exposure"])
         #expect(FileManager.default.contents(atPath: current) == daylight, "reverting the exposure does not give the daylight develop back")
-        // Against an independent develop: dcraw_emu with the same daylight multipliers.
-        let r = try ExternalTool.run(TestPaths.recipeBinary, ["info", photo])
-        #expect(r.status == 0)
+        // `history` lists the raw's layers with how to revert each, and draws one per layer.
+        _ = try ok(["edit", photo, "--stage", "exposure: 0.5", "--no-render"])
+        let layers = try ok(["history", photo])
+        #expect(layers.contains("0  original") && layers.contains("1  develop   develop daylight  [revert: --stage develop]")
+                && layers.contains("2  exposure  exposure 0.5  [revert: --stage exposure]"), "\(layers)")
+        let sheet = dir.appendingPathComponent("layers.png").path
+        let drawn = try ok(["history", photo, "--sheet", sheet])
+        #expect(drawn.contains("(3 thumbnails)"), "\(drawn)")
+        let decoder = try ImageDecoders.open(sheet)
+        #expect(decoder.info.width > 3 * 200, "three thumbnails side by side: \(decoder.info.width) px wide")
     }
 
     @Test("apply walks raw files by default and writes each as a JPEG")
