@@ -25,6 +25,7 @@ _Static_assert(RCP_RAW_MEMPOOL_OVERFLOW == LIBRAW_MEMPOOL_OVERFLOW, "LibRaw erro
 
 static __typeof__(libraw_init) *p_libraw_init;
 static __typeof__(libraw_open_file) *p_libraw_open_file;
+static __typeof__(libraw_open_buffer) *p_libraw_open_buffer;
 static __typeof__(libraw_unpack) *p_libraw_unpack;
 static __typeof__(libraw_unpack_thumb) *p_libraw_unpack_thumb;
 static __typeof__(libraw_dcraw_process) *p_libraw_dcraw_process;
@@ -38,6 +39,7 @@ static __typeof__(libraw_get_decoder_info) *p_libraw_get_decoder_info;
 static const rcp_symbol symbols[] = {
     RCP_SYMBOL(libraw_init),
     RCP_SYMBOL(libraw_open_file),
+    RCP_SYMBOL(libraw_open_buffer),
     RCP_SYMBOL(libraw_unpack),
     RCP_SYMBOL(libraw_unpack_thumb),
     RCP_SYMBOL(libraw_dcraw_process),
@@ -62,6 +64,8 @@ const char *rcp_raw_strerror(int code) { return rcp_raw_load(NULL) ? p_libraw_st
 struct rcp_raw {
     libraw_data_t *data;
     rcp_raw_problems problems;
+    /* The file's bytes and zeros after them, for a file opened padded (LibRaw reads from it). */
+    void *buffer;
 };
 
 /* LibRaw calls this for each data error while unpacking: offset -1 for an unexpected end of file. */
@@ -77,7 +81,7 @@ static void copy(char *to, size_t size, const char *from) {
     snprintf(to, size, "%s", from);
 }
 
-rcp_raw *rcp_raw_open(const char *path, rcp_raw_info *info, int *code) {
+static rcp_raw *open_raw(const char *path, size_t pad, rcp_raw_info *info, int *code) {
     memset(info, 0, sizeof *info);
     if (!rcp_raw_load(NULL)) { *code = 1; return NULL; }
     libraw_data_t *d = p_libraw_init(0);
@@ -87,7 +91,24 @@ rcp_raw *rcp_raw_open(const char *path, rcp_raw_info *info, int *code) {
     raw->data = d;
     raw->problems.first_offset = -1;
     p_libraw_set_dataerror_handler(d, data_error, &raw->problems);
-    int status = p_libraw_open_file(d, path);
+    int status;
+    if (pad == 0) {
+        status = p_libraw_open_file(d, path);
+    } else {
+        /* The whole file, then `pad` zero bytes: what is missing of a cut file reads as black. */
+        FILE *f = fopen(path, "rb");
+        long size = -1;
+        if (f && fseek(f, 0, SEEK_END) == 0) size = ftell(f);
+        if (!f || size < 0 || fseek(f, 0, SEEK_SET) != 0 || !(raw->buffer = calloc(1, (size_t)size + pad))
+            || fread(raw->buffer, 1, (size_t)size, f) != (size_t)size) {
+            if (f) fclose(f);
+            *code = raw->buffer ? LIBRAW_IO_ERROR : LIBRAW_UNSUFFICIENT_MEMORY;
+            rcp_raw_close(raw);
+            return NULL;
+        }
+        fclose(f);
+        status = p_libraw_open_buffer(d, raw->buffer, (size_t)size + pad);
+    }
     if (status != LIBRAW_SUCCESS) {
         /* What was identified before the failure names the camera in the message. */
         copy(info->make, sizeof info->make, d->idata.make);
@@ -152,6 +173,12 @@ rcp_raw *rcp_raw_open(const char *path, rcp_raw_info *info, int *code) {
     info->thumb_length = d->thumbnail.tlength;
     *code = 0;
     return raw;
+}
+
+rcp_raw *rcp_raw_open(const char *path, rcp_raw_info *info, int *code) { return open_raw(path, 0, info, code); }
+
+rcp_raw *rcp_raw_open_padded(const char *path, size_t pad, rcp_raw_info *info, int *code) {
+    return open_raw(path, pad ? pad : 1, info, code);
 }
 
 int rcp_raw_develop_image(rcp_raw *raw, const rcp_raw_develop *develop, rcp_raw_problems *problems) {
@@ -255,5 +282,6 @@ const unsigned char *rcp_raw_thumbnail(rcp_raw *raw, size_t *length, int *format
 void rcp_raw_close(rcp_raw *raw) {
     if (!raw) return;
     if (raw->data) p_libraw_close(raw->data);
+    free(raw->buffer);
     free(raw);
 }

@@ -108,6 +108,35 @@ struct RawTests: CLITest {
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.jpg").path))
     }
 
+    @Test("a raw cut short is refused as damaged; --allow-damaged develops what is there (the same pixels above the cut) and renders the rest black, with a warning")
+    func cutShort() throws {
+        let dir = TestPaths.temporaryDirectory("raw-cut")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let whole = TestPaths.fixture("raw/kodim03-crop.dng")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        let cut = dir.appendingPathComponent("cut.dng").path
+        try bytes.prefix(60_000).write(to: URL(fileURLWithPath: cut))   // about 115 of its 192 rows
+        let refused = try recipe(["render", cut, "-o", dir.appendingPathComponent("no.png").path])
+        #expect(refused.status == 1 && refused.stderr.contains("the file ends before its image data"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("no.png").path))
+
+        let partial = dir.appendingPathComponent("partial.png").path, full = dir.appendingPathComponent("full.png").path
+        let r = try recipe(["render", cut, "-o", partial, "--allow-damaged"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("warning") && r.stderr.contains("what is missing is rendered black"), "\(r.stderr)")
+        _ = try ok(["render", whole, "-o", full])
+        // A raw renders to 16-bit PNG.
+        let a = try decodedSamples(partial).values, b = try decodedSamples(full).values
+        #expect(a.count == b.count && a.count == 256 * 192 * 3)
+        guard a.count == 256 * 192 * 3, b.count == a.count else { return }
+        let row = 256 * 3
+        // Rows 0–99 are whole in the file: the same develop (the demosaic reads 12 rows on).
+        let top = zip(a[..<(100 * row)], b[..<(100 * row)]).map { abs($0 - $1) }
+        #expect(top.max() ?? 0 <= 257, "rows above the cut differ by up to \(top.max() ?? 0) of 65535")
+        // The last 40 rows are past the end of the file: black.
+        #expect(a[(152 * row)...].allSatisfy { $0 == 0 }, "rows past the cut are not black")
+    }
+
     @Test("a damaged raw whose camera name is garbage still gets one clean line: no control characters")
     func garbledCameraName() throws {
         let path = TestPaths.fixture("raw/broken/dc50-garbled-make.kdc")

@@ -82,6 +82,10 @@ const char *rcp_raw_version(void);
  * LibRaw cannot be loaded) on failure. */
 rcp_raw *rcp_raw_open(const char *path, rcp_raw_info *info, int *code);
 
+/* The same, from the file's bytes followed by `pad` zero bytes (read into memory): a file cut
+ * short then unpacks, the missing part black. For `--allow-damaged` only. */
+rcp_raw *rcp_raw_open_padded(const char *path, size_t pad, rcp_raw_info *info, int *code);
+
 /* Unpacks the mosaic and develops it into linear camera RGB, white balanced (16 bits per
  * sample, the white level at 65535 for the smallest multiplier). Returns 0 or LibRaw's error code. */
 int rcp_raw_develop_image(rcp_raw *raw, const rcp_raw_develop *develop, rcp_raw_problems *problems);

@@ -283,7 +283,11 @@ public final class RawDecoder: ImageDecoder {
         if developsOwn(develop, half: half) {
             var mosaic = rcp_raw_mosaic()
             var problems = rcp_raw_problems()
-            let status = rcp_raw_unpack_mosaic(handle, UInt32(clamping: max(64, options.maxRawMemory >> 20)), &mosaic, &problems)
+            var status = rcp_raw_unpack_mosaic(handle, UInt32(clamping: max(64, options.maxRawMemory >> 20)), &mosaic, &problems)
+            if status == Int32(RCP_RAW_IO_ERROR), reopenPadded(raw), let padded = self.handle {
+                problems = rcp_raw_problems()
+                status = rcp_raw_unpack_mosaic(padded, UInt32(clamping: max(64, options.maxRawMemory >> 20)), &mosaic, &problems)
+            }
             if status == 0 {
                 try checkProblems(problems, camera: raw.camera)
                 var m = Self.whiteBalance(develop.whiteBalance, raw: raw).multipliers
@@ -340,7 +344,11 @@ public final class RawDecoder: ImageDecoder {
         d.noise_threshold = Float(develop.noiseThreshold)
         d.max_memory_mb = UInt32(clamping: max(64, options.maxRawMemory >> 20))
         var problems = rcp_raw_problems()
-        let status = rcp_raw_develop_image(handle, &d, &problems)
+        var status = rcp_raw_develop_image(handle, &d, &problems)
+        if status == Int32(RCP_RAW_IO_ERROR), reopenPadded(raw), let padded = self.handle {
+            problems = rcp_raw_problems()
+            status = rcp_raw_develop_image(padded, &d, &problems)
+        }
         let camera = Self.camera(make: raw.make, model: raw.model)
         if status != 0 {
             throw ImageError(Self.problem(status), path: path, "\(camera): \(Self.words(status))")
@@ -361,6 +369,21 @@ public final class RawDecoder: ImageDecoder {
         // an auto white balance that keeps highlights.
         let promised = Self.headroom(develop, raw: raw)
         rescale = gain / promised
+    }
+
+    /// With `--allow-damaged`, a file LibRaw found cut short is opened again from memory with
+    /// zeros where the rest should be (as much as a 16-bit mosaic of its sensor could need), so
+    /// what is there develops and the missing part is black, with a warning. False without the
+    /// flag, or when it cannot be read so.
+    private func reopenPadded(_ raw: RawImageInfo) -> Bool {
+        guard options.allowDamaged else { return false }
+        var c = rcp_raw_info()
+        var code: Int32 = 0
+        guard let padded = rcp_raw_open_padded(path, raw.rawWidth * raw.rawHeight * 2 + 65536, &c, &code) else { return false }
+        rcp_raw_close(handle)
+        handle = padded
+        warnings.append(ImageWarning(path: path, "\(Self.camera(make: raw.make, model: raw.model)): the file ends before its image data does (truncated, or its pixel data cut); what is missing is rendered black"))
+        return true
     }
 
     /// Data errors LibRaw met while unpacking: refused as damaged unless `--allow-damaged`.
