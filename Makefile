@@ -1,5 +1,5 @@
 # Shortcuts for the scripts in .ci/ (which work without make).
-.PHONY: test demo bench fuzz fuzz-raw
+.PHONY: test demo bench fuzz fuzz-raw soak-preview
 test: ; bash .ci/test
 demo: ; bash .ci/demo
 bench: ; bash .ci/bench-identity
@@ -7,3 +7,5 @@ bench: ; bash .ci/bench-identity
 fuzz: ; bash .ci/fuzz --runs 100000 --corpus Recipes --save-findings fuzz-findings
 # 300 damaged copies of each camera raw rendered: exit 0 or a one-line exit 1, no crash, hang or blow-up.
 fuzz-raw: ; bash .ci/fuzz-raw --mutants 300
+# 20,000 random and mutated requests to the preview server: no crash, every one answered, malformed ones closed within 10 s, RSS growth at most 20%.
+soak-preview: ; python3 .ci/soak-preview 20000
