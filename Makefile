@@ -1,5 +1,5 @@
 # Shortcuts for the scripts in .ci/ (which work without make).
-.PHONY: test demo bench fuzz fuzz-raw soak-concurrency
+.PHONY: test demo bench fuzz fuzz-raw soak-concurrency soak-preview
 test: ; bash .ci/test
 demo: ; bash .ci/demo
 bench: ; bash .ci/bench-identity
@@ -9,3 +9,5 @@ fuzz: ; bash .ci/fuzz --runs 100000 --corpus Recipes --save-findings fuzz-findin
 fuzz-raw: ; bash .ci/fuzz-raw --mutants 300
 # Two applies on one folder and two edits of one photo at once, 20 rounds each: nothing lost.
 soak-concurrency: ; bash .ci/soak-concurrency 20
+# 20,000 random and mutated requests to the preview server: no crash, every one answered, malformed ones closed within 10 s, RSS growth at most 20%.
+soak-preview: ; python3 .ci/soak-preview 20000

@@ -32,6 +32,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", exact: "2.8.1"),
         // Already resolved for hummingbird; named so the preview can set its logger to stderr.
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // Already resolved for hummingbird; named for the preview's connection guard (a NIO handler
+        // after the HTTP/1 decoder: see Sources/RecipePreview/PreviewConnectionGuard.swift).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
     ],
     targets: [
         // System libraries (pkg-config names as Debian ships them).
@@ -105,6 +108,8 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.embedInCode("Resources/index.html"), .embedInCode("Resources/preview.js"), .embedInCode("Resources/preview.css")]),
         // Option groups more than one executable declares: `--max-memory` (recipe, recipe-fuzz).

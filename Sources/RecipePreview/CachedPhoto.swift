@@ -12,6 +12,8 @@ import Synchronization
 /// size decode (a 1:1 region view): those are decoded from the file each time.
 package final class CachedPhoto: Sendable {
     package let path: String
+    /// In folder mode, the folder's real path: each open checks that the photo still lies in it.
+    package let folder: String?
     package let info: ImageInfo
     package let supportedScaleDenominators: [Int]
     /// The rows' format, as the file's decoder says before decoding (what the memory estimate reads).
@@ -29,9 +31,10 @@ package final class CachedPhoto: Sendable {
         var warnings: [ImageWarning]
     }
 
-    package init(path: String, options: DecodeOptions = DecodeOptions()) throws(ImageError) {
+    package init(path: String, folder: String? = nil, options: DecodeOptions = DecodeOptions()) throws(ImageError) {
         self.path = path
-        let decoder = try ImageDecoders.open(path, options: options)
+        self.folder = folder
+        let decoder = try ImageDecoders.open(try Self.openable(path, folder: folder), options: options)
         info = decoder.info
         supportedScaleDenominators = decoder.supportedScaleDenominators
         format = decoder.format
@@ -56,7 +59,7 @@ package final class CachedPhoto: Sendable {
         if let kept = decoded.withLock({ $0[key] }) { return kept }
         return try filling.withLock { _ in
             if let kept = decoded.withLock({ $0[key] }) { return kept }
-            let decoder = try ImageDecoders.open(path, options: DecodeOptions(develop: develop))
+            let decoder = try ImageDecoders.open(try openablePath(), options: DecodeOptions(develop: develop))
             try decoder.start(scaleDenominator: denominator)
             let buffer = PixelBuffer(width: decoder.width, rowCapacity: max(1, decoder.height), format: decoder.format)
             let strip = PixelBuffer(width: decoder.width, rowCapacity: 64, format: decoder.format)
@@ -79,6 +82,20 @@ package final class CachedPhoto: Sendable {
                 }
             }
             return kept
+        }
+    }
+
+    /// The file to open now: in folder mode its real path, checked again against the folder (a
+    /// photo replaced by a link out of it since it was listed is refused); else `path`.
+    package func openablePath() throws(ImageError) -> String {
+        try Self.openable(path, folder: folder)
+    }
+
+    static func openable(_ path: String, folder: String?) throws(ImageError) -> String {
+        guard let folder else { return path }
+        switch PreviewAccess.contained(path, root: folder) {
+        case .success(let real): return real
+        case .failure(let why): throw ImageError(.refused, path: path, "not served: \(why)")
         }
     }
 

@@ -1,4 +1,5 @@
 import RecipeCore
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,7 +8,8 @@ import Glibc
 /// model: the URL printed at start holds it), and a photo is named only by its place in the list
 /// the command line made. No part of a request's path ever reaches the file system, so `..`, an
 /// absolute path or a symlink cannot name a file; the list itself holds only regular files, and
-/// in folder mode only those whose real path lies inside the folder (a link out is left out).
+/// in folder mode only those whose real path lies inside the folder (a link out is left out),
+/// checked again at every open. Host and Origin rules: `PreviewAccess+Host.swift`.
 ///
 /// ```swift
 /// let access = PreviewAccess(token: PreviewAccess.randomToken())
@@ -16,8 +18,24 @@ import Glibc
 /// ```
 package struct PreviewAccess: Sendable {
     package let token: String
+    /// The address the server listens on (`--host`), as given.
+    package let address: String
+    /// The port it listens on, once bound (`--port 0` lets the system pick it); 0 before.
+    private let bound = BoundPort()
 
-    package init(token: String) { self.token = token }
+    package init(token: String, address: String = "127.0.0.1") {
+        self.token = token
+        self.address = address
+    }
+
+    /// Called once the socket listens: requests must name this port in their Host header.
+    package func listening(on port: Int) { bound.port.store(port, ordering: .releasing) }
+
+    package var port: Int { bound.port.load(ordering: .acquiring) }
+
+    private final class BoundPort: Sendable {
+        let port = Atomic<Int>(0)
+    }
 
     /// 32 hex digits from the kernel's random source.
     package static func randomToken() -> String {
@@ -45,8 +63,22 @@ package struct PreviewAccess: Sendable {
 
     /// A photo's index from a path segment: decimal digits only, no leading zero, below `count`.
     package static func photoIndex(_ segment: Substring, count: Int) -> Int? {
-        guard !segment.isEmpty, segment.count <= 9, segment.allSatisfy({ $0 >= "0" && $0 <= "9" }),
-              segment == "0" || segment.first != "0", let n = Int(segment), n < count else { return nil }
+        guard segment == "0" || segment.first != "0", segment.first != "-", let n = decimal(segment, in: 0...Int(Int32.max)), n < count else { return nil }
+        return n
+    }
+
+    /// A number a request sends (a query value, a path segment): an optional `-` and 1 to 10
+    /// decimal digits, within `range`; nil for anything else. Ten digits cannot overflow an `Int`,
+    /// and `Int("+5")`, `Int("٣")` or 20 digits never reach the arithmetic after it.
+    ///
+    /// ```swift
+    /// PreviewAccess.decimal("42", in: 0...4096)                    // 42
+    /// PreviewAccess.decimal("9223372036854775807", in: 0...4096)   // nil: 400
+    /// ```
+    package static func decimal(_ text: Substring, in range: ClosedRange<Int>) -> Int? {
+        let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
+        guard (1...10).contains(digits.count), digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              let n = Int(text), range.contains(n) else { return nil }
         return n
     }
 
@@ -56,10 +88,21 @@ package struct PreviewAccess: Sendable {
         guard let root = realPath(folder) else { return ([], paths.map { ($0, "the folder cannot be resolved") }) }
         var kept: [String] = [], refused: [(String, String)] = []
         for path in paths {
-            guard let real = realPath(path) else { refused.append((path, "cannot be resolved")); continue }
-            if real.hasPrefix(root == "/" ? "/" : root + "/") { kept.append(path) } else { refused.append((path, "a link to \(real), outside \(folder)")) }
+            switch contained(path, root: root) {
+            case .success: kept.append(path)
+            case .failure(let reason): refused.append((path, reason.description))
+            }
         }
         return (kept, refused)
+    }
+
+    /// `path`'s real path when it lies inside `root` (a real path itself), else why not. Asked at
+    /// every open of a photo in folder mode, not only at start: a photo replaced by a link out of
+    /// the folder while the preview runs is refused from then on.
+    package static func contained(_ path: String, root: String) -> Result<String, PreviewError> {
+        guard let real = realPath(path) else { return .failure(PreviewError("cannot be resolved")) }
+        guard real.hasPrefix(root == "/" ? "/" : root + "/") else { return .failure(PreviewError("a link to \(real), outside the folder")) }
+        return .success(real)
     }
 
     /// The canonical absolute path (links resolved), or nil.

@@ -33,10 +33,15 @@ package struct Region: Sendable, Equatable {
     package var x, y, width, height: Int
     package init(x: Int, y: Int, width: Int, height: Int) { (self.x, self.y, self.width, self.height) = (x, y, width, height) }
 
-    /// The part of it inside a `w`×`h` image (nil when none is).
+    /// The part of it inside a `w`×`h` image (nil when none is), whatever its numbers: an end
+    /// past `Int.max` is the image's edge, not an overflow.
     func clamped(width w: Int, height h: Int) -> Region? {
-        let x0 = max(0, min(x, w)), y0 = max(0, min(y, h))
-        let x1 = max(x0, min(x + width, w)), y1 = max(y0, min(y + height, h))
+        func span(_ start: Int, _ length: Int, _ limit: Int) -> (Int, Int) {
+            let (end, overflow) = start.addingReportingOverflow(max(0, length))
+            let a = max(0, min(start, limit))
+            return (a, max(a, overflow ? limit : min(end, limit)))
+        }
+        let (x0, x1) = span(x, width, w), (y0, y1) = span(y, height, h)
         return x1 > x0 && y1 > y0 ? Region(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
     }
 }
@@ -144,7 +149,10 @@ package struct PreviewRenderer: Sendable {
         case .ready(let plan, let n, let f): (planned, note, full) = (plan, n, f)
         }
         let output = scratch + "/render-\(Self.counter.wrappingAdd(1, ordering: .relaxed).newValue).jpg"
-        var job = RenderJob(input: photo.path, output: output, size: request.region == nil ? request.size : .full)
+        // A region or a CMYK photo is decoded from the file: it must still lie in the folder.
+        let input: String
+        do { input = try photo.openablePath() } catch { return .failed(error.description) }
+        var job = RenderJob(input: input, output: output, size: request.region == nil ? request.size : .full)
         if let planned { job.take(planned) }
         // A region view decodes the photo at full size: those rows are not kept.
         if request.region == nil { job.openDecoder = photo.decoder(cancel: cancel, develop: job.decode.develop) }

@@ -19,6 +19,8 @@ package struct PreviewRun {
     package var recipe: String
     package var photos: [PreviewSession.Photo]
     package var folderMode: Bool
+    /// In folder mode, the folder's real path (every open of a photo is checked against it).
+    package var folder: String?
     package var host: String
     package var port: Int
     package var size: RenderSize
@@ -44,6 +46,7 @@ package struct PreviewRun {
             let folder = rest[0]
             let (found, problems) = PhotoWalk(include: [], exclude: []).expand([folder])
             let (kept, refused) = PreviewAccess.insideFolder(found.map(\.path), folder: folder)
+            self.folder = PreviewAccess.realPath(folder)
             let relative = Dictionary(found.map { ($0.path, $0.relative) }, uniquingKeysWith: { a, _ in a })
             photos = kept.map { PreviewSession.Photo(path: $0, name: relative[$0] ?? $0) }
             leftOut = refused.map { "\($0.path): left out: \($0.reason)" } + problems.map { "\($0.path): \($0.message)" }
@@ -70,10 +73,10 @@ package struct PreviewRun {
             throw PreviewError("cannot make a scratch folder in /tmp: \(errnoText())")
         }
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
-        let session = PreviewSession(recipePath: recipe, photos: photos, folderMode: folderMode, size: size, scratch: scratch,
+        let session = PreviewSession(recipePath: recipe, photos: photos, folderMode: folderMode, folder: folder, size: size, scratch: scratch,
                                      threads: max(1, min(4, RenderJob.defaultThreads)))
         let watcher = try RecipeWatcher(path: recipe) { Task { await session.recipeMayHaveChanged() } }
-        let server = PreviewServer(session: session, access: PreviewAccess(token: PreviewAccess.randomToken()), host: host, port: port)
+        let server = PreviewServer(session: session, access: PreviewAccess(token: PreviewAccess.randomToken(), address: host), host: host, port: port)
         let outcome = Mutex<Result<Void, any Error>?>(nil)
         var done = sem_t()
         sem_init(&done, 0, 0)

@@ -33,6 +33,8 @@ package actor PreviewSession {
 
     package let photos: [Photo]
     package let folderMode: Bool
+    /// In folder mode, the folder's real path: every photo opened must still lie inside it.
+    package let folder: String?
     package let size: RenderSize
     package let thumbnailSize = 240
     let renderer: PreviewRenderer
@@ -52,9 +54,11 @@ package actor PreviewSession {
     /// Thumbnails and other renders by what they show and for which generation.
     private var images: [String: (task: Task<PreviewResult, Never>, cancel: CancelFlag)] = [:]
 
-    package init(recipePath: String, photos: [Photo], folderMode: Bool, size: RenderSize, scratch: String, threads: Int = 2) {
+    package init(recipePath: String, photos: [Photo], folderMode: Bool, folder: String? = nil, size: RenderSize, scratch: String,
+                 threads: Int = 2) {
         self.photos = photos
         self.folderMode = folderMode
+        self.folder = folder
         self.size = size
         renderer = PreviewRenderer(recipePath: recipePath, scratch: scratch)
         workers = RenderWorkers(threads: threads)
@@ -84,8 +88,14 @@ package actor PreviewSession {
         changed()
     }
 
-    /// The page's param values (an empty value returns a param to its default).
-    package func setParams(_ values: [String: String]) {
+    /// The page's param values (an empty value returns a param to its default). A value for a
+    /// name the recipe does not declare is refused (nothing changes), so what a client sends
+    /// cannot pile up.
+    package func setParams(_ values: [String: String]) throws(PreviewError) {
+        let declared = Set(text.map { renderer.check($0).knobs.map(\.name) } ?? [])
+        if let name = values.keys.sorted().first(where: { !declared.contains($0) && values[$0] != "" }) {
+            throw PreviewError("the recipe declares no param `\(name.prefix(64))`")
+        }
         for (name, value) in values { overrides[name] = value.isEmpty ? nil : value }
         changed()
     }
@@ -164,9 +174,20 @@ package actor PreviewSession {
     private func open(_ index: Int) -> Result<CachedPhoto, ImageError> {
         if let done = opened[index] { return done }
         let result: Result<CachedPhoto, ImageError>
-        do { result = .success(try CachedPhoto(path: photos[index].path)) } catch { result = .failure(error) }
+        do { result = .success(try CachedPhoto(path: photos[index].path, folder: folder)) } catch { result = .failure(error) }
+        // A photo out of the folder now may be back in it later: that refusal is not kept.
+        if case .failure(let error) = result, error.kind == .refused { return result }
         opened[index] = result
         return result
+    }
+
+    /// Whether photo `index` may be served now: always in list mode; in folder mode while its real
+    /// path lies inside the folder (a photo replaced by a link out of it is not).
+    package nonisolated func servable(_ index: Int) -> Bool {
+        guard photos.indices.contains(index) else { return false }
+        guard let folder else { return true }
+        if case .success = PreviewAccess.contained(photos[index].path, root: folder) { return true }
+        return false
     }
 
     private func request(size: RenderSize) -> PreviewRequest {
@@ -192,25 +213,26 @@ package actor PreviewSession {
     /// What the page shows besides the live render, each rendered once per generation (100 tabs
     /// asking for one thumbnail make one render): `before` (the photo alone), `thumb` (the grid),
     /// `stage-K` (the thumbnail after stage K), `upto-K` (display size up to stage K).
-    package func picture(_ what: String, _ index: Int) async -> PreviewResult {
-        if what == "before" {
+    package func picture(_ what: PreviewPicture, _ index: Int) async -> PreviewResult {
+        switch what {
+        case .render:
+            return await frame(index)
+        case .region:
+            return .failed("a region needs its rectangle")
+        case .before:
             var r = PreviewRequest(size: size)
             r.recipe = false
-            return await image(key: "before", index, r)
-        }
-        if what == "thumb" { return await image(key: what, index, request(size: .longEdge(thumbnailSize))) }
-        let parts = what.split(separator: "-")
-        guard parts.count == 2, let k = Int(parts[1]), k >= 0, k <= 256 else { return .failed("no such picture") }
-        switch parts[0] {
-        case "stage":
+            return await image(key: what.name, index, r)
+        case .thumb:
+            return await image(key: what.name, index, request(size: .longEdge(thumbnailSize)))
+        case .stage(let k):
             var r = request(size: .longEdge(thumbnailSize))
             r.upTo = k
-            return await image(key: what, index, r)
-        case "upto":
+            return await image(key: what.name, index, r)
+        case .upTo(let k):
             var r = request(size: size)
             r.upTo = k
-            return await image(key: what, index, r)
-        default: return .failed("no such picture")
+            return await image(key: what.name, index, r)
         }
     }
 

@@ -27,7 +27,9 @@ package struct PreviewOptions: ParsableArguments {
     package static let abstract = "See while you write: a live before/after page for a recipe, in any browser."
     package static let discussion = """
         Starts a local web server and prints its URL, with a random token in it, as the first \
-        line on stdout; open it in a browser. Every request without the token is refused (403). \
+        line on stdout; open it in a browser. Every request without the token is refused (403), \
+        and so is one whose Host header does not name this server (421) or that comes from another \
+        site's page (its Origin; 403). \
         Only the photos named here (or the photos inside FOLDER) are served, by their place in \
         the list, never by a path: no other file, no directory listing, no link out of the folder.
 

@@ -260,4 +260,14 @@ struct PreviewRendererTests {
         }
         return (decoder.width, decoder.height, samples)
     }
+
+    @Test("a region is clamped to the render whatever its numbers: no overflow at Int.max or Int.min")
+    func regionClamped() {
+        #expect(Region(x: 10, y: 20, width: 30, height: 40).clamped(width: 100, height: 100) == Region(x: 10, y: 20, width: 30, height: 40))
+        #expect(Region(x: 90, y: -5, width: 30, height: 10).clamped(width: 100, height: 100) == Region(x: 90, y: 0, width: 10, height: 5))
+        #expect(Region(x: Int.max, y: 0, width: 1, height: 1).clamped(width: 100, height: 100) == nil)
+        #expect(Region(x: 50, y: 50, width: Int.max, height: Int.max).clamped(width: 100, height: 100) == Region(x: 50, y: 50, width: 50, height: 50))
+        #expect(Region(x: Int.min, y: Int.min, width: Int.max, height: 1).clamped(width: 100, height: 100) == nil)
+        #expect(Region(x: 0, y: 0, width: -5, height: 1).clamped(width: 100, height: 100) == nil)
+    }
 }

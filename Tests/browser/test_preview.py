@@ -301,7 +301,7 @@ class PreviewTests(unittest.TestCase):
         # A client that goes away mid-request, then 100 requests at once: all answered.
         for _ in range(5):
             c = socket.create_connection(("127.0.0.1", s.port))
-            c.sendall(f"GET /api/photo/0/before.jpg?token={s.token} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            c.sendall(f"GET /api/photo/0/before.jpg?token={s.token} HTTP/1.1\r\nHost: 127.0.0.1:{s.port}\r\n\r\n".encode())
             c.recv(100)
             c.close()
         results = []
