@@ -34,8 +34,13 @@ public enum StripPipeline {
         return min(64, max(8, (rows + 7) / 8 * 8))
     }
 
-    public static func run(source: RowSource, sink: RowSink, stripRows: Int? = nil) throws {
+    /// `deadline` (CLOCK_MONOTONIC nanoseconds): checked after every strip; once past it the run
+    /// stops with `Timeout` (`--timeout`), and the caller discards the output.
+    public static func run(source: RowSource, sink: RowSink, stripRows: Int? = nil, deadline: UInt64? = nil) throws {
         let stripRows = stripRows ?? Self.stripRows(width: source.width, format: source.format)
+        func checkDeadline() throws {
+            if let deadline, Timeout.now() > deadline { throw Timeout() }
+        }
         precondition(source.width == sink.width && source.height == sink.height, "source and sink sizes differ")
         precondition(source.format == sink.format, "source rows are \(source.format), the sink wants \(sink.format)")
         var done = 0
@@ -44,6 +49,7 @@ public enum StripPipeline {
                 defer { prefetch.recycle(strip) }
                 try sink.writeRows(from: strip)
                 done += strip.rowCount
+                try checkDeadline()
             }
         } else {
             let strip = PixelBuffer(width: source.width, rowCapacity: max(1, min(stripRows, source.height)), format: source.format)
@@ -52,10 +58,23 @@ public enum StripPipeline {
                 guard n > 0 else { break }
                 try sink.writeRows(from: strip)
                 done += n
+                try checkDeadline()
             }
         }
         precondition(done == source.height, "source ended after \(done) of \(source.height) rows")
         try sink.finish()
+    }
+}
+
+/// A render stopped at its `--timeout`.
+public struct Timeout: Error, Sendable {
+    public init() {}
+
+    /// CLOCK_MONOTONIC, in nanoseconds.
+    public static func now() -> UInt64 {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
     }
 }
 

@@ -88,6 +88,9 @@ package struct RenderJob {
 
     /// The memory the render may take (`--max-memory`; `apply` sets its jobs).
     package var memoryBudget = MemoryBudget.standard
+    /// Seconds the render may take from its start (`--timeout`); past them it stops and fails,
+    /// writing nothing, as a damaged photo does. Checked between strips.
+    package var timeout: Double?
     /// The recipes rendered, for messages (`look.recipe.yaml`, a sidecar's path).
     package var recipeName: String?
 
@@ -163,6 +166,11 @@ package struct RenderJob {
                      outputSamples: ImageEncoders.pixelFormat(outputFormat, for: info.colorModel, deep: info.bitDepth > 8).sampleType)
     }
 
+    /// `30 s`, `0.5 s`.
+    static func seconds(_ t: Double) -> String {
+        t == t.rounded() ? "\(Int(t)) s" : "\(t) s"
+    }
+
     /// Refuses a plan whose geometry makes an image larger than `limit` pixels (`--max-pixels`,
     /// which bounds the photo read too): a stranger's `resize: {width: 100000, height: 100000}`
     /// would otherwise stream ten billion pixels into a growing file. Checked before decoding.
@@ -182,6 +190,7 @@ package struct RenderJob {
     /// all. A render whose estimate (`estimate`) is above the memory budget is refused before the
     /// photo is decoded (`ImageError.Kind.overBudget`).
     package func run() throws -> Outcome {
+        let deadline = timeout.map { Timeout.now() + UInt64(max(0, $0) * 1e9) }
         _ = try outputFormat()
         if let a = InputFile.identity(input), let b = InputFile.identity(output), a == b {
             throw ImageError(.refused, path: output, "is the original photo; refusing to overwrite it")
@@ -315,7 +324,11 @@ package struct RenderJob {
         let encoderWarnings = try file.writing {
             let encoder = try ImageEncoders.open(outputFormat, handle: file.handle, path: output, width: chain.width, height: chain.height,
                                                  pixels: outFormat, metadata: metadata, encoding: encoding)
-            try StripPipeline.run(source: chain, sink: encoder)
+            do {
+                try StripPipeline.run(source: chain, sink: encoder, deadline: deadline)
+            } catch is Timeout {
+                throw ImageError(.refused, path: input, "took longer than --timeout \(RenderJob.seconds(timeout ?? 0)); stopped, nothing written")
+            }
             return encoder.warnings
         }
         try file.commit()

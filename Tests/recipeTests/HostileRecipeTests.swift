@@ -80,4 +80,32 @@ struct HostileRecipeTests: CLITest {
         try write("format: dev.recipe.edit\nversion: 1.1\nstages:\n  - lut: {file: small.cube}\n", dir + "/small.recipe.yaml")
         _ = try ok(["render", photo, "--recipe", dir + "/small.recipe.yaml", "-o", dir + "/small.jpg", "--max-memory", "300M"])
     }
+
+    @Test("--timeout stops a render that runs too long (exit 1, nothing written) and, in apply, fails that photo while the batch goes on")
+    func timeout() throws {
+        let dir = TestPaths.temporaryDirectory("timeout").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // 64 million pixels out of a small photo: seconds of work in a debug build.
+        let slow = dir + "/slow.recipe.yaml"
+        try write("format: dev.recipe.edit\nversion: 1.1\nstages:\n  - resize: {width: 8000, height: 8000}\n  - blur: 2px\n", slow)
+        let photo = TestPaths.fixture("jpeg/pil_hopper.jpg")
+        let (r, seconds) = try timed(["render", photo, "--recipe", slow, "-o", dir + "/out.png", "--timeout", "0.3"])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("took longer than --timeout 0.3 s; stopped, nothing written"), "\(r.stderr)")
+        #expect(seconds < 10)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out.png"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).allSatisfy { !$0.contains(".recipe-tmp-") }, "a temporary file was left")
+
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        for name in ["a.jpg", "b.jpg", "c.jpg"] { try FileManager.default.copyItem(atPath: photo, toPath: dir + "/in/" + name) }
+        let batch = try recipe(["apply", slow, dir + "/in", "-o", dir + "/out", "--timeout", "0.3", "--jobs", "1"])
+        #expect(batch.status == 1)
+        #expect(batch.stderr.contains("rendered 0, up to date 0, failed 3"), "\(batch.stderr)")
+        #expect(batch.stderr.components(separatedBy: "took longer than --timeout").count == 4, "each photo named with the reason")
+        // A generous limit changes nothing.
+        let quick = dir + "/quick.recipe.yaml"
+        try write("format: dev.recipe.edit\nversion: 1.1\nstages:\n  - exposure: 0.2\n", quick)
+        _ = try ok(["apply", quick, dir + "/in", "-o", dir + "/out2", "--timeout", "60"])
+        #expect(FileManager.default.fileExists(atPath: dir + "/out2/c.jpg"))
+    }
 }

@@ -46,6 +46,8 @@ struct BatchRun {
     var pairs: RawPairs.Keep = .raw
     /// Whether to wait for another run writing the same output folder (and shard), or refuse.
     var wait = true
+    /// Seconds a photo's render may take (`--timeout`).
+    var timeout: Double?
 
     static var engine: String { "recipe \(RecipeVersion.string)" }
 
@@ -168,7 +170,8 @@ struct BatchRun {
         var budget = memoryBudget
         budget.jobs = min(jobs, work.count)
         let context = RenderContext(chain: chain, size: size, decode: decode, encoding: encoding, profile: profile, intent: intent, fuse: fuse,
-                                    threads: threadsPerJob, memoryBudget: budget, freshness: freshness, engine: Self.engine, baseKey: baseKey)
+                                    threads: threadsPerJob, memoryBudget: budget, freshness: freshness, engine: Self.engine, baseKey: baseKey,
+                                    timeout: timeout)
         let workers = (0..<min(jobs, work.count)).map { _ in
             WorkerThread {
                 while let item = queue.next() { queue.finish(context.process(item)) }
@@ -341,6 +344,8 @@ struct RenderContext: Sendable {
     var engine: String
     /// `BatchRun.baseKey`, for sidecars read again at render time.
     var baseKey: String
+    /// `--timeout`, per photo.
+    var timeout: Double?
 
     func process(_ item: BatchRun.Item) -> BatchRun.Outcome {
         var item = item
@@ -417,6 +422,7 @@ struct RenderContext: Sendable {
         let pixels = planned.sourceSize.map { $0.width * $0.height } ?? Int.max
         job.threads = pixels < 1_000_000 ? 1 : threads
         job.memoryBudget = memoryBudget
+        job.timeout = timeout
         job.take(planned)
         try Paths.makeFolders(Paths.folder(of: item.outputPath))
         Self.removeStaleTemporaries(of: item.outputPath)

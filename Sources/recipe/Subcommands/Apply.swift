@@ -114,12 +114,16 @@ struct Apply: ParsableCommand {
 
     @OptionGroup var memory: MemoryOptions
 
+    @Option(help: ArgumentHelp("Stop a photo's render after this many seconds: it fails as a damaged photo does, and the batch goes on.", valueName: "seconds"))
+    var timeout: Double?
+
     @Flag(help: "Render the unfused plan (for measurements).")
     var noFuse = false
 
     func validate() throws {
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 256") }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+        guard timeout.map({ $0 > 0 && $0.isFinite }) ?? true else { throw ValidationError("--timeout takes a positive number of seconds") }
         do { _ = try NameTemplate(name) } catch { throw ValidationError(error.description) }
         if let shard { do { _ = try Shard(shard) } catch { throw ValidationError(error.description) } }
         _ = try parseOverrides(overrides)
@@ -169,6 +173,7 @@ struct Apply: ParsableCommand {
         batch.dryRun = dryRun
         batch.jobs = jobs
         batch.memoryBudget = memory.budget
+        batch.timeout = timeout
         batch.shard = try shard.map { try Shard($0) }
         batch.wait = !noWait
         batch.json = json

@@ -75,6 +75,9 @@ struct Render: ParsableCommand {
 
     @OptionGroup var memory: MemoryOptions
 
+    @Option(help: ArgumentHelp("Stop a render that takes longer than this many seconds (exit 1, nothing written).", valueName: "seconds"))
+    var timeout: Double?
+
     @Option(help: ArgumentHelp("Threads to render with (default: the cores); the output bytes are the same for any count.", valueName: "n"))
     var threads: Int = RenderJob.defaultThreads
 
@@ -83,6 +86,7 @@ struct Render: ParsableCommand {
 
     func validate() throws {
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+        guard timeout.map({ $0 > 0 && $0.isFinite }) ?? true else { throw ValidationError("--timeout takes a positive number of seconds") }
         guard (1...256).contains(threads) else { throw ValidationError("--threads must be between 1 and 256") }
     }
 
@@ -103,6 +107,7 @@ struct Render: ParsableCommand {
         job.intent = encoding.intent ?? .relative
         job.threads = singleThread ? 1 : threads
         job.memoryBudget = memory.budget
+        job.timeout = timeout
         if let recipe {
             let render = try RecipePlanning.render(recipe: recipe, photo: photo, size: size, overrides: try parseOverrides(overrides), fuse: !noFuse,
                                                    profile: encoding.profile, intent: encoding.intent, budget: memory.budget.perRender)
