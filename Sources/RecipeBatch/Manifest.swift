@@ -149,8 +149,15 @@ public final class ManifestWriter: @unchecked Sendable {
 
     public init(path: String) throws {
         self.path = path
-        fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        // O_NONBLOCK: a FIFO planted at the manifest's name must not block the open (writes to
+        // a regular file never block); anything but a regular file is refused.
+        fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw HistoryError(path, "cannot open the manifest: \(String(cString: strerror(errno)))") }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw HistoryError(path, "the manifest is not a regular file")
+        }
     }
 
     deinit { close(fd) }

@@ -37,12 +37,13 @@ public final class FileLock: @unchecked Sendable {
     /// Locks the folder `path` itself (opened read-only: no file is created, and a folder one may
     /// not write to can still be locked).
     public convenience init(folder path: String, mode: Mode, wait: Bool = true, waiting: (String?) -> Void = { _ in }) throws(Failure) {
-        try self.init(path: path, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC, mode: mode, wait: wait, waiting: waiting)
+        try self.init(path: path, flags: O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC, mode: mode, wait: wait, waiting: waiting)
     }
 
-    /// Locks the file `path`, creating it (empty) when missing.
+    /// Locks the file `path`, creating it (empty) when missing. Opened O_NONBLOCK and O_NOFOLLOW:
+    /// a FIFO or a link planted at the lock's name fails at once instead of blocking the open.
     public convenience init(file path: String, mode: Mode, wait: Bool = true, waiting: (String?) -> Void = { _ in }) throws(Failure) {
-        try self.init(path: path, flags: O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode: mode, wait: wait, waiting: waiting)
+        try self.init(path: path, flags: O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, mode: mode, wait: wait, waiting: waiting)
     }
 
     /// Takes the lock at once if it is free; else calls `waiting` with the holder (when it can be

@@ -1,4 +1,5 @@
 import RecipeCore
+import RecipeHistory
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,7 +13,7 @@ package enum TextOutput {
     /// lock, which recipe's other writers of recipes and sidecars take too.
     package static func replace(_ path: String, with text: String, ifStill original: [UInt8]) throws(ImageError) {
         let lock: FileLock
-        do { lock = try FileLock(folder: folder(of: path), mode: .exclusive) } catch {
+        do { lock = try FileLock(folder: Paths.folder(of: path), mode: .exclusive) } catch {
             throw ImageError(.writeFailed, path: path, "cannot lock its folder: \(error)")
         }
         defer { lock.release() }
@@ -24,11 +25,6 @@ package enum TextOutput {
             throw ImageError(.writeFailed, path: path, "changed on disk since it was read (saved in an editor?); nothing written: the change was made to the old text, so make it again")
         }
         try replace(path, with: text)
-    }
-
-    private static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     package static func replace(_ path: String, with text: String) throws(ImageError) {
