@@ -151,8 +151,14 @@ public struct Sidecar: Sendable {
     // MARK: edits (each re-checks and re-formats; a change that breaks the recipe is refused)
 
     /// Replaces the text, which must check without errors; stores the canonical form.
+    /// A stage newer than the sidecar's format version (a `develop` added to a 1.1 sidecar)
+    /// moves the version up to the current one, so the file says what reading it needs.
     mutating func replace(with newText: String, what: String) throws {
-        let result = Sidecar.check(newText, path: path)
+        var result = Sidecar.check(newText, path: path)
+        if result.diagnostics.contains(where: { $0.code == .newerOperation }), !result.hasErrors,
+           let migrated = RecipePrinter.migrated(result) {
+            result = Sidecar.check(migrated, path: path)
+        }
         guard !result.hasErrors, let canonical = RecipePrinter.format(result) else {
             throw SidecarEditError(what: what, diagnostics: result.diagnostics.filter { $0.severity == .error }, file: result.file)
         }

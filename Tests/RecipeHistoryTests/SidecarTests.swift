@@ -63,6 +63,19 @@ struct SidecarTests {
         #expect(s.text.hasSuffix("stages: []\n"))
     }
 
+    @Test("a `develop` added to a 1.1 sidecar moves its version to 1.2, so the file says what reading it needs")
+    func developMovesTheVersion() throws {
+        var s = try Sidecar(editing: "format: dev.recipe.edit\nversion: 1.1\nstages: []\n", path: "/nonexistent/x.dng.recipe.yaml")
+        #expect(s.text.contains("version: 1.1\n"))
+        try s.append(stages: ["  - develop: {white-balance: daylight}\n"])
+        #expect(s.text.contains("version: 1.2\n"), "\(s.text)")
+        #expect(s.checked.diagnostics.isEmpty, "\(s.checked.diagnostics)")
+        // other stages leave an older version alone
+        var t = try Sidecar(editing: "format: dev.recipe.edit\nversion: 1.1\nstages: []\n", path: "/nonexistent/y.jpg.recipe.yaml")
+        try t.append(stages: ["  - exposure: 0.3\n"])
+        #expect(t.text.contains("version: 1.1\n"), "\(t.text)")
+    }
+
     @Test("foreign data is recognised by content: Apple plist, darktable XMP, foreign recipe; garbage is a clear error")
     func foreignDetection() throws {
         let dir = TestPaths.temporaryDirectory("foreign").path

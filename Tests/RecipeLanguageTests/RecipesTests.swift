@@ -52,7 +52,7 @@ struct RecipesTests {
         #expect(file.line(1) == "# yaml-language-server: $schema=../Grammar/recipe.schema.json")
         let lines = (1...file.lineCount).map(file.line)
         #expect(lines.contains("format: \(RecipeFormat.identifier)"))
-        #expect(lines.contains("version: 1.1"))
+        #expect(lines.contains("version: \(RecipeFormat.current)"))
     }
 
     @Test("is in canonical form: fmt leaves it unchanged, fmt is idempotent and keeps the meaning", arguments: files)

@@ -95,7 +95,7 @@ struct LanguageCommandTests: CLITest {
         #expect(check.status != 0 && said.contains("R220"), "\(said)")
     }
 
-    @Test("migrate rewrites a 1.0 recipe to 1.1 as a visible diff; --check lists it first")
+    @Test("migrate rewrites a 1.0 recipe to 1.2 as a visible diff; --check lists it first; a 1.1 file with nothing to migrate is left alone")
     func migrate() throws {
         let old = "format: dev.recipe.edit\nversion: 1.0\nstages:\n  - vignette: {intensity: 0.8}\n"
         let dir = try folder(["old.recipe.yaml": old])
@@ -104,9 +104,19 @@ struct LanguageCommandTests: CLITest {
         #expect(try recipe(["migrate", "--check", path]).status == 1)
         let r = try recipe(["migrate", path])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("1.0 → 1.1"))
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - vignette: 0.8\n")
+        #expect(r.stderr.contains("1.0 → 1.2"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "format: dev.recipe.edit\nversion: 1.2\nstages:\n  - vignette: 0.8\n")
         #expect(try recipe(["migrate", "--check", path]).status == 0)
+        // 1.1 → 1.2 only added `develop`: a 1.1 file without it is current enough; one with it moves its version.
+        let plain = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - exposure: 0.3\n"
+        let raw = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - develop: daylight\n"
+        try plain.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try recipe(["migrate", "--check", path]).status == 0)
+        #expect(try recipe(["fmt", "--check", path]).status == 0, "fmt leaves a 1.1 file at 1.1")
+        try raw.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try recipe(["migrate", "--check", path]).status == 1)
+        #expect(try recipe(["migrate", path]).status == 0)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == raw.replacingOccurrences(of: "1.1", with: "1.2"))
     }
 
     @Test("explain prints the typed graph with sizes; --dot gives Graphviz")

@@ -51,6 +51,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case unusedParam = "R301"
     case unusedStage = "R302"
     case oversizeOutput = "R303"
+    case newerOperation = "R304"
 
     /// Errors stop a render and fail `recipe check`; warnings are printed and do not.
     public var defaultSeverity: Diagnostic.Severity {
@@ -101,6 +102,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
         case .inputBelowBase: "input below a frozen base"
         case .invalidOriginal: "malformed original binding"
         case .olderVersion: "older format version"
+        case .newerOperation: "operation newer than the declared version"
         case .unusedParam: "param never used"
         case .unusedStage: "stage output never used"
         case .oversizeOutput: "image larger than renders allow"

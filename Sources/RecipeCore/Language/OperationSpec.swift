@@ -96,6 +96,9 @@ public struct OperationSpec: Sendable {
     /// One or more YAML stage lines, checked by the tests.
     public let example: String
     public let migrations: [ParamMigration]
+    /// The recipe format version that brought the op: a recipe declaring an older version that
+    /// uses it gets a warning (R304), since a reader of that version would refuse the stage.
+    public let sinceFormat: FormatVersion
     /// Rules across parameters (black below white, one of width/height/scale…). Empty when fine.
     public let validate: @Sendable (ParamSet) -> [ParamProblem]
     /// The output size for an input of `size`.
@@ -103,7 +106,7 @@ public struct OperationSpec: Sendable {
 
     public init(name: String, summary: String, opClass: OperationClass, space: WorkingSpace,
                 version: Int = 1, primary: String? = nil, params: [ParamSpec], example: String,
-                migrations: [ParamMigration] = [],
+                migrations: [ParamMigration] = [], sinceFormat: FormatVersion = FormatVersion(1, 0),
                 validate: @escaping @Sendable (ParamSet) -> [ParamProblem] = { _ in [] },
                 geometry: @escaping @Sendable (CanvasSize, ParamSet) -> CanvasSize = { size, _ in size }) {
         self.name = name
@@ -115,6 +118,7 @@ public struct OperationSpec: Sendable {
         self.params = params
         self.example = example
         self.migrations = migrations
+        self.sinceFormat = sinceFormat
         self.validate = validate
         self.geometry = geometry
     }

@@ -26,6 +26,16 @@ public enum RecipePrinter {
         return printer.run()
     }
 
+    /// The file as `recipe migrate` writes it: migrated, at the current format version (also when
+    /// only the version moves, for a stage newer than the version the file declares).
+    public static func migrated(_ checked: CheckedRecipe) -> String? {
+        var c = checked
+        if let v = c.declaredVersion, v < RecipeFormat.current, c.migrations.isEmpty, let root = c.root {
+            c.root = Migrator.migrate(root, from: v).0
+        }
+        return format(c)
+    }
+
     /// One printed line that comments can attach to.
     struct Element {
         var depth: Int

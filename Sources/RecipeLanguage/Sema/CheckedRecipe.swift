@@ -68,6 +68,12 @@ public struct CheckedRecipe: Sendable {
 
     public var hasErrors: Bool { diagnostics.hasErrors }
 
+    /// True when `recipe migrate` has something to do: a migration changes a stage, or a stage
+    /// uses an operation newer than the version the file declares (R304).
+    public var needsMigration: Bool {
+        !migrations.isEmpty || diagnostics.contains { $0.code == .newerOperation }
+    }
+
     /// The errors that stop `fmt`: all but those about the files a recipe names (a `.cube` kept
     /// out of the checkout): formatting is about the text, and `check` reports the rest.
     public var formatBlockers: [Diagnostic] {

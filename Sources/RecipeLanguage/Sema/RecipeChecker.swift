@@ -174,13 +174,18 @@ struct Checker {
             return
         }
         if version < RecipeFormat.current {
+            // A file of an older minor version reads as it is unless a migration touches one of
+            // its stages: a version that only added operations (1.2 added `develop`) changes
+            // nothing an older file says, so it is read silently and keeps its version.
             let (migrated, log, conflicts) = Migrator.migrate(root, from: version)
-            root = migrated
-            result.migrations = log
             result.diagnostics += conflicts
-            result.diagnostics.append(Diagnostic(.olderVersion,
-                "written in format \(version); read through the migrations to \(RecipeFormat.current)", at: versionPair.value.range,
-                notes: [.init("`recipe migrate \(file.path)` rewrites it to \(RecipeFormat.current)")] + log.map { .init($0) }))
+            if !log.isEmpty || !conflicts.isEmpty {
+                root = migrated
+                result.migrations = log
+                result.diagnostics.append(Diagnostic(.olderVersion,
+                    "written in format \(version); read through the migrations to \(RecipeFormat.current)", at: versionPair.value.range,
+                    notes: [.init("`recipe migrate \(file.path)` rewrites it to \(RecipeFormat.current)")] + log.map { .init($0) }))
+            }
         }
         result.root = root
 
@@ -443,6 +448,11 @@ struct Checker {
                         opPair = pair
                         draft.op = spec
                         draft.opRange = pair.key.range
+                        if let declared = result.declaredVersion, declared < spec.sinceFormat {
+                            result.diagnostics.append(Diagnostic(.newerOperation,
+                                "`\(key)` came in format \(spec.sinceFormat); this file says version \(declared)", at: pair.key.range,
+                                notes: [.init("a reader of format \(declared) would refuse this stage: set `version: \(spec.sinceFormat)` or later (`recipe migrate` does it)")]))
+                        }
                     }
                 } else {
                     var notes: [Diagnostic.Note] = []

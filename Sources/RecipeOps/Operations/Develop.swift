@@ -45,6 +45,7 @@ extension Operations {
                       "wavelet denoising before the demosaic (LibRaw's -n; 100 to 1000 is useful, 0 none)"),
         ],
         example: "develop: {white-balance: as-shot, demosaic: directional, highlights: clip}",
+        sinceFormat: FormatVersion(1, 2),
         validate: { p in
             var problems: [ParamProblem] = []
             let named = p.isGiven("white-balance")

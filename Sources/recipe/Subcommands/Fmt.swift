@@ -38,7 +38,7 @@ struct Fmt: ParsableCommand {
                 failed = true
                 continue
             }
-            if let v = checked.declaredVersion, v < RecipeFormat.current {
+            if let v = checked.declaredVersion, v < RecipeFormat.current, !checked.migrations.isEmpty {
                 Console.error("\(path): format \(v) is older than \(RecipeFormat.current): run `recipe migrate \(path)` first")
                 failed = true
                 continue

@@ -9,14 +9,15 @@ struct Migrate: ParsableCommand {
         abstract: "Rewrite recipes of an older format version to the current one, so the upgrade is a visible diff.",
         discussion: """
         Migrations run one version step at a time; the file is then written in the canonical form \
-        (comments kept). With --check nothing is written: files that need migrating are listed and \
-        the exit status is 1.
+        (comments kept). A file of an older version that no migration changes is left as it is, \
+        unless it uses an operation newer than its version (then only its version moves). With \
+        --check nothing is written: files that need migrating are listed and the exit status is 1.
         """)
 
     @Argument(help: "Recipe files, or folders to search for *.recipe.yaml.")
     var paths: [String]
 
-    @Flag(help: "Write nothing; list files of an older version and exit 1 if there are any.")
+    @Flag(help: "Write nothing; list the files that need migrating and exit 1 if there are any.")
     var check = false
 
     @Flag(name: .customLong("stdout"), help: "Print the migrated recipe instead of rewriting the file.")
@@ -37,7 +38,7 @@ struct Migrate: ParsableCommand {
                 failed = true
                 continue
             }
-            guard let from = checked.declaredVersion, from < RecipeFormat.current else {
+            guard let from = checked.declaredVersion, from < RecipeFormat.current, checked.needsMigration else {
                 if toStdout, let text = RecipePrinter.format(checked) { print(text, terminator: "") }
                 continue
             }
@@ -46,7 +47,7 @@ struct Migrate: ParsableCommand {
                 print(path)
                 continue
             }
-            guard let text = RecipePrinter.format(checked) else { continue }
+            guard let text = RecipePrinter.migrated(checked) else { continue }
             if toStdout {
                 print(text, terminator: "")
                 continue
