@@ -1,5 +1,6 @@
 import RecipeCodecs
 import RecipeCore
+import RecipeHistory
 import RecipeLanguage
 import RecipeOps
 import RecipeSession
@@ -48,6 +49,8 @@ package actor PreviewSession {
     private(set) var diagnostics: String?
     private var notice: String?
     private var opened: [Int: Result<CachedPhoto, ImageError>] = [:]
+    /// What the folder grid draws each photo from: a raw's embedded JPEG preview (`gridSource`).
+    private var gridSources: [Int: CachedPhoto] = [:]
     private var frames: [Int: Frame] = [:]
     private var viewers: [Int: Viewer] = [:]
     private var nextViewer = 0
@@ -157,18 +160,39 @@ package actor PreviewSession {
     }
 
     /// Renders on a render thread; a photo that cannot be opened fails with the decoder's words.
-    private func render(_ index: Int, _ request: PreviewRequest, priority: RenderWorkers.Priority, cancel: CancelFlag) async -> PreviewResult {
+    private func render(_ index: Int, _ request: PreviewRequest, priority: RenderWorkers.Priority, cancel: CancelFlag,
+                        grid: Bool = false) async -> PreviewResult {
         guard let text else { return .failed("\(recipePath): cannot be read") }
-        let photo: CachedPhoto
+        let opened: CachedPhoto
         switch open(index) {
-        case .success(let p): photo = p
+        case .success(let p): opened = p
         case .failure(let error): return .failed(error.description)
         }
+        let photo = grid ? gridSource(index, opened) : opened
         let renderer = self.renderer
         let stale: @Sendable () -> Bool = { cancel.isCancelled }
         return await workers.run(priority, stillWanted: { !stale() }) {
             renderer.render(request, text: text, photo: photo, cancel: cancel)
         } ?? .cancelled
+    }
+
+    /// What the folder grid draws photo `index` from: for a raw whose embedded JPEG preview is at
+    /// least the thumbnail's size, that preview (the camera's own rendering, decoded in
+    /// milliseconds where a develop takes most of a second; the stages after `develop` apply to
+    /// it), kept in the scratch folder; else the photo itself. Opening the photo shows it.
+    private func gridSource(_ index: Int, _ photo: CachedPhoto) -> CachedPhoto {
+        guard photo.info.raw?.preview != nil else { return photo }
+        if let kept = gridSources[index] { return kept }
+        var source = photo
+        if let path = try? photo.openablePath(),
+           let preview = try? RawPreview.jpeg(of: path, atLeast: thumbnailSize) {
+            let file = renderer.scratch + "/embedded-preview-\(index).jpg"
+            if (try? Paths.writeAtomically(file, preview.jpeg)) != nil, let opened = try? CachedPhoto(path: file) {
+                source = opened
+            }
+        }
+        gridSources[index] = source
+        return source
     }
 
     private func open(_ index: Int) -> Result<CachedPhoto, ImageError> {
@@ -224,7 +248,7 @@ package actor PreviewSession {
             r.recipe = false
             return await image(key: what.name, index, r)
         case .thumb:
-            return await image(key: what.name, index, request(size: .longEdge(thumbnailSize)))
+            return await image(key: what.name, index, request(size: .longEdge(thumbnailSize)), grid: true)
         case .stage(let k):
             var r = request(size: .longEdge(thumbnailSize))
             r.upTo = k
@@ -243,13 +267,13 @@ package actor PreviewSession {
         return await render(index, r, priority: .live, cancel: CancelFlag())
     }
 
-    private func image(key: String, _ index: Int, _ request: PreviewRequest) async -> PreviewResult {
+    private func image(key: String, _ index: Int, _ request: PreviewRequest, grid: Bool = false) async -> PreviewResult {
         let name = "\(key)/\(index)"
         if let entry = images[name] { return await entry.task.value }
         if let diagnostics, key != "before" { return .diagnostics(diagnostics) }
         let cancel = CancelFlag()
         let priority: RenderWorkers.Priority = key == "thumb" || key.hasPrefix("stage") ? .background : .live
-        let task = Task { await self.render(index, request, priority: priority, cancel: cancel) }
+        let task = Task { await self.render(index, request, priority: priority, cancel: cancel, grid: grid) }
         images[name] = (task, cancel)
         let result = await task.value
         if case .cancelled = result, images[name]?.cancel === cancel { images[name] = nil }

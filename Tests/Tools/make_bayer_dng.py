@@ -96,6 +96,31 @@ def rational(values):
     return [[int(round(v * DEN)), DEN] for v in values]
 
 
+def preview_jpeg(img, orientation, long_edge):
+    """The photo in the DNG's stored orientation, box-filtered down to about `long_edge` (a
+    camera's preview is rendered and smaller), as baseline JPEG bytes (cjpeg -quality 90)."""
+    stored = {1: img, 3: np.rot90(img, 2), 6: np.rot90(img, 1), 8: np.rot90(img, -1)}[orientation]
+    f = max(1, int(np.ceil(max(stored.shape[:2]) / long_edge)))
+    h, w = stored.shape[0] // f * f, stored.shape[1] // f * f
+    small = stored[:h, :w].reshape(h // f, f, w // f, f, 3).mean(axis=(1, 3))
+    ppm = b"P6 %d %d 255\n" % (w // f, h // f) + np.clip(np.rint(small * 255), 0, 255).astype(np.uint8).tobytes()
+    return subprocess.run(["cjpeg", "-quality", "90"], input=ppm, capture_output=True, check=True).stdout, w // f, h // f
+
+
+def point_preview_at(dng, offset):
+    """Sets the StripOffsets of the preview sub-IFD (IFD0's SubIFDs entry) to `offset`."""
+    import struct
+    def entries(ifd):
+        (n,) = struct.unpack_from("<H", dng, ifd)
+        for i in range(n):
+            e = ifd + 2 + 12 * i
+            yield e, struct.unpack_from("<H", dng, e)[0]
+    (ifd0,) = struct.unpack_from("<I", dng, 4)
+    sub = next(struct.unpack_from("<I", dng, e + 8)[0] for e, tag in entries(ifd0) if tag == 330)
+    strip = next(e for e, tag in entries(sub) if tag == 273)
+    struct.pack_into("<I", dng, strip + 8, offset)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("input")
@@ -108,6 +133,9 @@ def main():
     p.add_argument("--make", default="Recipe Test")
     p.add_argument("--model", default="Bayer Camera")
     p.add_argument("--crop", help="WxH+X+Y sub-rectangle of the photo")
+    p.add_argument("--preview", type=int, metavar="PX",
+                   help="embed a JPEG preview of the photo (stored orientation, long edge PX, cjpeg -quality 90) "
+                        "as IFD0's JPEGInterchangeFormat, the way LibRaw finds a camera's preview")
     a = p.parse_args()
     if not 0 <= a.black < a.white < (1 << a.bits):
         sys.exit("need 0 <= black < white < 2**bits")
@@ -164,11 +192,28 @@ def main():
     t.set((Tag.EXIF_IFD[0], Type.Long), [0])        # pidng's Type.IFD tag cannot be built...
     t.get((Tag.EXIF_IFD[0], Type.Long)).subIFD = exif  # ...but its sub-IFD writer works
 
+    if a.preview:
+        # As cameras write it: a sub-IFD (NewSubFileType 1) holding one JPEG strip, 8-bit YCbCr,
+        # compression 7; LibRaw takes the largest 8-bit IFD as the embedded preview.
+        jpeg, pw, ph = preview_jpeg(img, a.orientation, a.preview)
+        prev = dngIFD()
+        for tag, kind, value in [(254, Type.Long, [1]), (256, Type.Long, [pw]), (257, Type.Long, [ph]),
+                                 (258, Type.Short, [8, 8, 8]), (259, Type.Short, [7]), (262, Type.Short, [6]),
+                                 (273, Type.Long, [0]), (277, Type.Short, [3]), (278, Type.Long, [ph]),
+                                 (279, Type.Long, [len(jpeg)])]:
+            prev.tags.append(dngTag((tag, kind), value))
+        t.set((330, Type.Long), [0])
+        t.get((330, Type.Long)).subIFD = prev
+
     Tag.TileOffsets, Tag.TileByteCounts = Tag.StripOffsets, Tag.StripByteCounts  # one strip
     writer = RAW2DNG()
     writer.options(t, path="", compress=False)
+    data = bytearray(writer.convert(mosaic.astype(np.uint16)))
+    if a.preview:
+        point_preview_at(data, len(data))
+        data += jpeg
     with open(a.output, "wb") as f:
-        f.write(writer.convert(mosaic.astype(np.uint16)))
+        f.write(data)
     shown = f" (shown {h}x{w})" if a.orientation in (6, 8) else ""
     print(f"wrote {a.output}: {w}x{h}{shown} {a.bits}-bit {a.cfa} black {a.black} white {a.white} "
           f"orientation {a.orientation} AsShotNeutral {' '.join(f'{v:g}' for v in NEUTRAL)}")

@@ -32,6 +32,8 @@ public final class RawDecoder: ImageDecoder {
     public var supportedScaleDenominators: [Int] { options.develop.demosaic == .halfSize || info.raw?.cfa.isEmpty != false ? [1] : [1, 2] }
     private let options: DecodeOptions
     private var handle: OpaquePointer?
+    /// LibRaw's handle until the last row is read (for `embeddedJPEG`).
+    var libRawHandle: OpaquePointer? { handle }
     private var image: UnsafePointer<UInt16>?
     private var nextRow = 0
     /// What the samples are multiplied by to put them on the scale `headroom` promises.
@@ -144,8 +146,9 @@ public final class RawDecoder: ImageDecoder {
             asShot: normalised(m), daylight: normalised(d) ?? [1, 1, 1], xyzToCamera: xyz, libRawCameraToSRGB: rgb,
             dngVersion: dng == 0 ? nil : "\(dng >> 24).\(dng >> 16 & 255).\(dng >> 8 & 255).\(dng & 255)",
             baselineExposure: Double(c.baseline_exposure),
-            preview: c.thumb_format > 0 && c.thumb_length > 0
-                ? (formats[Int(c.thumb_format)] ?? "unknown", Int(c.thumb_width), Int(c.thumb_height), Int(c.thumb_length)) : nil,
+            // LibRaw names the preview's format only once it is read (tformat is 0 until then).
+            preview: c.thumb_length > 0 && c.thumb_width > 0 && c.thumb_height > 0
+                ? (formats[Int(c.thumb_format)] ?? "", Int(c.thumb_width), Int(c.thumb_height), Int(c.thumb_length)) : nil,
             iso: c.iso > 0 ? Double(c.iso) : nil, shutter: c.shutter > 0 ? Double(c.shutter) : nil,
             aperture: c.aperture > 0 ? Double(c.aperture) : nil, focalLength: c.focal_length > 0 ? Double(c.focal_length) : nil,
             timestamp: c.timestamp > 0 ? Int(c.timestamp) : nil,
@@ -183,7 +186,7 @@ public final class RawDecoder: ImageDecoder {
         lines.append(("as-shot multipliers", r.asShot.map(list) ?? "none recorded"))
         lines.append(("daylight multipliers", list(r.daylight)))
         if let v = r.dngVersion { lines.append(("DNG version", v + (r.baselineExposure != 0 ? ", baseline exposure \(NumberFormatting.shortest(r.baselineExposure)) EV" : ""))) }
-        lines.append(("embedded preview", r.preview.map { "\($0.format), \($0.width)×\($0.height), \($0.bytes) bytes" } ?? "none"))
+        lines.append(("embedded preview", r.preview.map { ($0.format.isEmpty ? "" : "\($0.format), ") + "\($0.width)×\($0.height), \($0.bytes) bytes" } ?? "none"))
         if !r.decoder.isEmpty { lines.append(("LibRaw decoder", r.decoder)) }
         return lines
     }

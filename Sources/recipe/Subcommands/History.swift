@@ -88,9 +88,18 @@ struct History: ParsableCommand {
         var options = SidecarRender.Options()
         options.size = .longEdge(thumbnail)
         for layer in layers.rows {
+            let path = scratch.path + "/\(layer.index).png"
+            // The original of a raw: the camera's embedded preview when it is large enough (a
+            // develop of the whole sensor for one thumbnail is most of a second).
+            if layer.index == 0, let preview = try? RawPreview.jpeg(of: asset.photo, atLeast: thumbnail) {
+                let file = scratch.path + "/embedded-preview.jpg"
+                try Paths.writeAtomically(file, preview.jpeg)
+                _ = try RenderJob(input: file, output: path, size: .longEdge(thumbnail)).run()
+                tiles.append((label: layer.label, sublabel: "camera's preview", image: try RGBImage.read(path)))
+                continue
+            }
             var cut = sidecar
             try cut.keepFirst(layer.index)
-            let path = scratch.path + "/\(layer.index).png"
             try SidecarRender.render(cut, asset: asset, to: path, options: options)
             tiles.append((label: layer.label, sublabel: layer.short, image: try RGBImage.read(path)))
         }
