@@ -36,6 +36,9 @@ package struct PlannedRender: Sendable {
     package var recipeName: String? = nil
     /// How a camera raw photo is developed (the recipe's `develop` stage; nil: the defaults).
     package var develop: RawDevelop? = nil
+    /// The most reading a recipe's file held before decoding (a `.cube`'s text and its table,
+    /// freed once planned): part of the peak when it is larger than the render's own.
+    package var reading: RenderEstimate.Part? = nil
 
     package init(stages: [RenderStage], sourceSize: (width: Int, height: Int)?, finalSize: (width: Int, height: Int)? = nil,
                  sourceKernel: ResampleKernel = .lanczos3, sourceIsReducedDecode: Bool = false, color: PhotoColor? = nil) {
@@ -151,6 +154,7 @@ package enum RecipePlanning {
         planned.color = color
         planned.recipeName = recipe
         planned.develop = graph.develop
+        planned.reading = reading(graph, recipe: recipe)
         return planned
     }
 
@@ -224,6 +228,19 @@ package enum RecipePlanning {
         }
         flush()
         return stages
+    }
+
+    /// The largest `.cube` the graph reads, as what reading it holds (`cubeBytes`).
+    package static func reading(_ graph: FilterGraph, recipe: String) -> RenderEstimate.Part? {
+        let folder = recipe.contains("/") ? String(recipe[..<recipe.lastIndex(of: "/")!]) : "."
+        var largest: RenderEstimate.Part?
+        for node in graph.nodes where node.op == "lut" {
+            guard case .file(let path)? = node.params["file"], path.lowercased().hasSuffix(".cube") else { continue }
+            let full = path.hasPrefix("/") ? path : folder + "/" + path
+            guard let bytes = try? cubeBytes(full).bytes, bytes > largest?.bytes ?? 0 else { continue }
+            largest = RenderEstimate.Part(what: "reading \(path) (its text and table, before decoding)", bytes: bytes)
+        }
+        return largest
     }
 
     /// Reads files a recipe names (LUTs), relative to the recipe's folder. The checker has

@@ -43,8 +43,18 @@ package struct RenderEstimate: Sendable {
         if let i = parts.firstIndex(where: { $0.what == what }) { parts[i].bytes += bytes } else { parts.append(Part(what: what, bytes: bytes)) }
     }
 
-    /// The estimated peak in bytes.
-    package var bytes: Int { parts.reduce(0) { $0 + $1.bytes } }
+    /// What planning held before the render began (a `.cube` read and parsed), beside the
+    /// process: the peak when it is more than the render's parts together.
+    package var beforeDecoding: Part?
+
+    /// The estimated peak in bytes: the render's parts together, or what planning held.
+    package var bytes: Int { max(parts.reduce(0) { $0 + $1.bytes }, beforeDecoding.map { Self.processBytes + $0.bytes } ?? 0) }
+
+    /// Whether the peak is planning's (`beforeDecoding`), not the render's.
+    package var peaksBeforeDecoding: Bool {
+        guard let b = beforeDecoding else { return false }
+        return Self.processBytes + b.bytes > parts.reduce(0) { $0 + $1.bytes }
+    }
 
     /// The `count` largest parts, largest first, stages of one op taken together
     /// (`256 blur stages (1–256)`: a recipe of many small stages is named by what it repeats).
@@ -94,7 +104,9 @@ package struct RenderEstimate: Sendable {
     }
 
     /// `~41 MiB estimated peak; work ~0.6 G pixel-ops`.
-    package var summary: String { "~\(MemoryBudget.text(bytes)) estimated peak; work ~\(Self.workText(work)) pixel-ops" }
+    package var summary: String {
+        "~\(MemoryBudget.text(bytes)) estimated peak\(peaksBeforeDecoding ? " (\(beforeDecoding!.what))" : ""); work ~\(Self.workText(work)) pixel-ops"
+    }
 
     /// `0.6 G`, `12 G`, `350 M`.
     package static func workText(_ work: Double) -> String {

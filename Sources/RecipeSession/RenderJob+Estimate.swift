@@ -24,6 +24,7 @@ extension RenderJob {
     func estimate(_ decoder: any ImageDecoder, color: PhotoColor, setup: Setup) -> RenderEstimate {
         var walk = EstimateWalk(threaded: threaded, windowThreads: setup.poolThreads)
         walk.estimate.add(RenderEstimate.processPart, RenderEstimate.processBytes)
+        walk.estimate.beforeDecoding = reading
         let info = decoder.info, d = setup.denominator
         let cmyk = color.cmyk != nil && (decoder as? any CMYKDecoding)?.storesCMYK == true
         var rows = Rows(width: (info.width + d - 1) / d, height: (info.height + d - 1) / d,

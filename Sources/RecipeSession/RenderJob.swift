@@ -93,6 +93,8 @@ package struct RenderJob {
     package var timeout: Double?
     /// The recipes rendered, for messages (`look.recipe.yaml`, a sidecar's path).
     package var recipeName: String?
+    /// What planning held reading the recipe's files (`PlannedRender.reading`).
+    package var reading: RenderEstimate.Part?
 
     /// Runs `planned`: its stages, from its source size, to its final size.
     package mutating func take(_ planned: PlannedRender) {
@@ -104,6 +106,7 @@ package struct RenderJob {
         sourceIsReducedDecode = planned.sourceIsReducedDecode
         color = planned.color
         if let develop = planned.develop { decode.develop = develop }
+        reading = planned.reading
     }
 
     package struct Outcome {

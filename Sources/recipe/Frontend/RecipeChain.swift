@@ -160,6 +160,7 @@ struct RecipeChain: Sendable {
                                               color: RecipePlanning.colorEnds(color, graph))
             planned.color = color
             planned.develop = graph.develop
+            planned.reading = RecipePlanning.reading(graph, recipe: "/")
             planned.recipeName = steps.map { Paths.name(of: $0.path) }.joined(separator: " + ")
         } catch {
             throw Failure(description: RecipePlanning.position(error.range, else: "") + error.message)

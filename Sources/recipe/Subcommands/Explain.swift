@@ -156,9 +156,10 @@ struct Explain: ParsableCommand {
     ///   a full-size render to JPEG on 2 threads; the most: the process (code, runtime) 13 MiB, clarity (stage 6) 9.6 MiB, …
     /// ```
     func printEstimate(_ graph: FilterGraph, photo: String, decoder: any ImageDecoder, color: PhotoColor) throws {
-        let planned = try RecipePlanning.plan(graph, size: renderSize, fuse: !noFuse, readFile: RecipePlanning.fileReader(for: recipe, budget: memory.budget.perRender),
+        var planned = try RecipePlanning.plan(graph, size: renderSize, fuse: !noFuse, readFile: RecipePlanning.fileReader(for: recipe, budget: memory.budget.perRender),
                                               photo: PhotoGeometry(decoder.info, supported: decoder.supportedScaleDenominators),
                                               color: RecipePlanning.colorEnds(color, graph))
+        planned.reading = RecipePlanning.reading(graph, recipe: recipe)
         let format = decoder.info.format
         var job = RenderJob(input: photo, output: "explain." + format.preferredExtension, size: renderSize)
         job.take(planned)
@@ -174,6 +175,9 @@ struct Explain: ParsableCommand {
               + RenderEstimate.list(estimate.largest(4)))
         if memoryDetail {
             for part in estimate.largest(estimate.grouped.count) { print("    \(MemoryBudget.text(part.bytes).padding(10)) \(part.what)") }
+        }
+        if estimate.peaksBeforeDecoding, let reading = estimate.beforeDecoding {
+            print("  the peak comes before decoding: \(reading.what), \(MemoryBudget.text(reading.bytes)) beside the process")
         }
         if estimate.bytes > job.memoryBudget.perRender {
             print("  over the budget: `recipe render` and `apply` refuse it (--max-memory raises the budget)")
