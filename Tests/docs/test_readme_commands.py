@@ -171,9 +171,10 @@ def check_command(tokens, commands):
 
 
 def nested_commands(tokens):
-    """`recipe …` commands quoted as one word inside another command (git config values)."""
-    for token in tokens:
-        if token.startswith("recipe "):
+    """`recipe …` commands quoted as one word inside another command (git config values), but not
+    a driver's display name (`git config merge.recipe.name 'recipe three-way merge'`)."""
+    for previous, token in zip([""] + tokens, tokens):
+        if token.startswith("recipe ") and not previous.endswith(".name"):
             inner = words(token)
             if inner:
                 yield own_arguments(inner)
