@@ -11,8 +11,8 @@ For every ```sh block of README.md and docs/*.md, each command line that starts 
   value is given one.
 
 Then the commands that can run on the bundled files are run, in the order the page shows them,
-in a temporary folder holding copies of Recipes/ and Grammar/: a command runs when every photo,
-recipe or folder it reads exists there (so `recipe render Recipes/photos/Landscape_1.jpg …` runs,
+in a temporary folder holding copies of Recipes/, Grammar/ and the test DNGs of
+Tests/Fixtures/raw: a command runs when every photo, recipe or folder it reads exists there (so `recipe render Recipes/photos/Landscape_1.jpg …` runs,
 `recipe render IMG_0001.CR2 …` is only checked). `mkdir` and `cp` lines of the same blocks run
 too, and a ```yaml block right after a line saying "Save this as `NAME`" is written to NAME first.
 A command that runs must exit 0 (`diff`, whose answer "they differ" is 1, may exit 0 or 1).
@@ -188,6 +188,10 @@ def test_page(path, commands, run=True):
     try:
         shutil.copytree(os.path.join(ROOT, "Recipes"), os.path.join(scratch, "Recipes"))
         shutil.copytree(os.path.join(ROOT, "Grammar"), os.path.join(scratch, "Grammar"))
+        raws = os.path.join(scratch, "Tests", "Fixtures", "raw")
+        os.makedirs(raws)
+        for dng in glob.glob(os.path.join(ROOT, "Tests", "Fixtures", "raw", "*.dng")):
+            shutil.copy(dng, raws)
         for language, first, body, before in code_blocks(path):
             if language == "yaml":
                 m = re.search(r"[Ss]ave this as `([^`/]+)`", before)
