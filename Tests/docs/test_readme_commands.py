@@ -20,7 +20,7 @@ A command that runs must exit 0 (`diff`, whose answer "they differ" is 1, may ex
 
     python3 Tests/docs/test_readme_commands.py              (RECIPE_BIN: the binary, default .build/debug/recipe)
     python3 Tests/docs/test_readme_commands.py --self-test  (shows that a wrong flag is caught)
-    python3 Tests/docs/test_readme_commands.py FILE.md …    (only these pages)
+    python3 Tests/docs/test_readme_commands.py FILE.md …    (only these pages; -v lists each command)
 
 Exit 0 when every command passes, 1 otherwise, with one line per failure naming the page and
 line.
@@ -38,6 +38,7 @@ import tempfile
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BIN = os.environ.get("RECIPE_BIN", os.path.join(ROOT, ".build/debug/recipe"))
 TIMEOUT = 600  # seconds a command may take (a debug build renders slowly)
+VERBOSE = False  # -v: say for every command whether it was run or only checked
 
 # Subcommands whose examples may run in the scratch folder (never `preview`: it serves forever).
 RUNNABLE = {"render", "check", "fmt", "explain", "ops", "info", "schema", "edit", "history",
@@ -224,9 +225,15 @@ def test_page(path, commands, run=True):
                     failures += [f"{where}:{line_number}: {p}" for p in problems]
                     continue
                 if not run or sub not in RUNNABLE:
+                    if VERBOSE:
+                        print(f"  checked  {where}:{line_number}: {text.strip()}")
                     continue
                 if not all(os.path.exists(os.path.join(scratch, os.path.expanduser(r))) for r in reads):
+                    if VERBOSE:
+                        print(f"  checked  {where}:{line_number}: {text.strip()}")
                     continue
+                if VERBOSE:
+                    print(f"  run      {where}:{line_number}: {text.strip()}")
                 result = subprocess.run([BIN] + tokens[1:], cwd=scratch, capture_output=True, text=True,
                                         timeout=TIMEOUT, stdin=subprocess.DEVNULL)
                 ran += 1
@@ -263,6 +270,10 @@ def main(argv):
     if not os.access(BIN, os.X_OK):
         print(f"no recipe binary at {BIN} (build it with `swift build --product recipe`, or set RECIPE_BIN)")
         return 1
+    global VERBOSE
+    if "-v" in argv:
+        VERBOSE = True
+        argv = [a for a in argv if a != "-v"]
     commands = dump_help()
     if argv[1:] == ["--self-test"]:
         return self_test(commands)
