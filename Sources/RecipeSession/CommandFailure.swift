@@ -31,13 +31,19 @@ package enum ExitStatus {
     /// The status for an ArgumentParser exit code: its usage code 64 (EX_USAGE) is the table's 2.
     package static func forParser(_ code: Int32) -> Int32 { code == 64 ? usage : code }
 
-    /// The table as `recipe --help` prints it.
+    /// The table as `recipe --help` prints it. ArgumentParser wraps help text to the terminal's
+    /// width and keeps the line breaks it finds, without a hanging indent: so each status is one
+    /// paragraph with no line break inside it, and paragraphs are separated by blank lines.
     package static let help = """
-        Exit status (every subcommand):
-          0  success; a question's answer is yes (check: no errors, diff: the same, fmt --check: canonical)
-          1  a photo failed, its render over --max-memory too (apply: some did, the others were done),
-             or a question's answer is no (diff: they differ, merge-file: conflicts, fmt/migrate --check:
-             files to change)
-          2  nothing done: a usage error, a missing file or folder, or a recipe with errors
+        Exit status, the same for every subcommand:
+
+        0: success; a question's answer is yes (check: no errors; diff: the same; \
+        fmt --check: canonical).
+
+        1: a photo failed, its render over --max-memory too (apply: some did, the others were \
+        done); or a question's answer is no (diff: they differ; merge-file: conflicts left; \
+        fmt --check, migrate --check: files to change).
+
+        2: nothing done: a usage error, a missing file or folder, or a recipe with errors.
         """
 }

@@ -95,6 +95,6 @@ struct ExitStatusTests: CLITest {
                 "\(notImage.stderr)")
         // The table is in --help.
         let help = String(decoding: try recipe(["--help"]).stdout, as: UTF8.self)
-        #expect(help.contains("Exit status (every subcommand):") && help.contains("2  nothing done"), "\(help)")
+        #expect(help.contains("Exit status, the same for every subcommand:") && help.contains("2: nothing done"), "\(help)")
     }
 }

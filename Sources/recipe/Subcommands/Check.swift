@@ -18,8 +18,8 @@ struct Check: ParsableCommand {
         abstract: "Check recipes: every diagnostic of every file, with the line, a caret and how to fix it.",
         discussion: """
         Folders are searched for *.recipe.yaml. Exit status: 0 when no file has an error (warnings \
-        are printed but pass), 1 when some file has an error, 2 for usage errors. \
-        `--format json` prints one JSON object per diagnostic, for editors and CI.
+        are printed but pass), 2 when some file has an error or for usage errors (the table of \
+        `recipe --help`). `--format json` prints one JSON object per diagnostic, for editors and CI.
         """)
 
     @Argument(help: "Recipe files, or folders to search for *.recipe.yaml.")

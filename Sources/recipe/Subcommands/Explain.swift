@@ -11,7 +11,7 @@ import RecipeSession
 struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
-        abstract: "Show the typed filter graph a recipe compiles to: each node's op, class, parameters, inputs and size.",
+        abstract: "Show the typed filter graph a recipe compiles to (each node's op, class, parameters, inputs and size), then its plan after each optimiser pass.",
         discussion: """
         Sizes are computed for --photo's upright size, or --size, or a nominal 6000×4000. \
         --dot prints Graphviz instead (`recipe explain r.recipe.yaml --dot | dot -Tsvg > r.svg`).

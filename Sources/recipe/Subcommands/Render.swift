@@ -46,7 +46,7 @@ struct Render: ParsableCommand {
     @Argument(help: "The photo to render (JPEG, PNG, TIFF, WebP, HEIC/HEIF, AVIF or a camera raw file).")
     var photo: String
 
-    @Option(help: "The recipe to apply (checked first; the engine renders point operations so far).")
+    @Option(help: "The recipe to apply (checked first; nothing is rendered if it has errors).")
     var recipe: String?
 
     @Option(name: .customLong("set"), help: "Override a recipe param: --set name=value (repeatable).")
