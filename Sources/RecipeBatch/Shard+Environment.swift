@@ -31,6 +31,7 @@ extension Shard {
 
     /// A shard and, for `auto`, where it came from (`SLURM_ARRAY_TASK_ID=6 of 5-8`), for the log.
     public struct Resolution: Sendable, Equatable {
+        /// The shard this task renders.
         public var shard: Shard
         /// Nil for an explicit `K/N`.
         public var origin: String?

@@ -66,14 +66,18 @@ struct ShardEnvironmentTests {
     }
 
     @Test("Slurm: arrays that cannot be mapped, IDs outside them and disagreeing counts are refused")
-    func slurmRefusals() {
-        // --array=1,3,9: MIN 1, MAX 9, COUNT 3, whatever STEP says (Slurm 22.05 says 1 for a list).
-        for step in [1, 2, 4] {
+    func slurmRefusals() throws {
+        // --array=1,3,9: MIN 1, MAX 9, COUNT 3 and STEP 1 (as Slurm 22.05 exports a list), or
+        // any step that does not make 1…9 three tasks.
+        for step in [1, 2, 3] {
             for id in [1, 3, 9] {
                 let m = refusal("auto", Self.slurm(id: id, min: 1, max: 9, step: step, count: 3))
                 #expect(m.contains("not evenly spaced") && m.contains("--shard K/N"), "\(m)")
             }
         }
+        // With STEP 4 the same numbers are the range 1-9:4, tasks 1, 5, 9: 3 is none of them.
+        #expect(try shard("auto", Self.slurm(id: 9, min: 1, max: 9, step: 4, count: 3)) == Shard(index: 3, count: 3))
+        #expect(refusal("auto", Self.slurm(id: 3, min: 1, max: 9, step: 4, count: 3)).contains("is not a task of the array 1-9:4"))
         // --array=0,2,4 is exported with STEP 1, like a list that is not evenly spaced: every
         // task refuses alike (a range 0-4:2 says its step and works, above).
         for id in [0, 2, 4] {
