@@ -20,7 +20,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     public init(_ text: String) throws(Invalid) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else {
-            throw Invalid(description: "--shard takes K/N with 1 ≤ K ≤ N (for example 3/8), not `\(text)`")
+            throw Invalid(description: "--shard takes K/N with 1 ≤ K ≤ N (for example 3/8), auto or auto/N, not `\(text)`")
         }
         index = k
         count = n

@@ -241,6 +241,57 @@ struct ApplyTests: CLITest {
         #expect(try Manifest.load(folder: out).records.count == good.count)
     }
 
+    @Test("--shard auto: the tasks of a Slurm array 5-7 render what shards 1/3…3/3 would, a pod with the same index the same; told nothing, apply refuses (exit 2)")
+    func shardAuto() throws {
+        let (root, good) = try tree("apply-shard-auto", count: 12)
+        let dir = (root as NSString).deletingLastPathComponent
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let out = dir + "/out"
+        let look = try recipeFile(dir)
+        var base = ProcessInfo.processInfo.environment
+        for name in Shard.environmentVariables { base[name] = nil }
+        func auto(_ env: [String: String], _ shard: String = "auto", _ extra: [String] = []) throws -> Run {
+            let r = try ExternalTool.run(TestPaths.recipeBinary, ["apply", "--json", look, root, "-o", out, "--shard", shard] + extra,
+                                         environment: base.merging(env) { $1 })
+            let records = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n").compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+            }
+            return Run(status: r.status, stderr: r.stderr, records: records)
+        }
+        func slurm(_ id: Int, min: Int = 5, max: Int = 7, count: Int = 3) -> [String: String] {
+            ["SLURM_ARRAY_TASK_ID": "\(id)", "SLURM_ARRAY_TASK_MIN": "\(min)", "SLURM_ARRAY_TASK_MAX": "\(max)",
+             "SLURM_ARRAY_TASK_STEP": "1", "SLURM_ARRAY_TASK_COUNT": "\(count)"]
+        }
+
+        let none = try auto([:])
+        #expect(none.status == 2)
+        for name in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "PARALLEL_SEQ", "RECIPE_SHARD_COUNT"] {
+            #expect(none.stderr.contains(name), "\(none.stderr)")
+        }
+        #expect(try auto(slurm(3, min: 1, max: 9)).status == 2)        // --array=1,3,9
+        #expect(try auto(["JOB_COMPLETION_INDEX": "0"]).status == 2)  // no count
+        #expect(!FileManager.default.fileExists(atPath: out))
+
+        // A pod with index 1 of 3 would render what Slurm's task 6 of 5-7 renders.
+        let pod = try auto(["JOB_COMPLETION_INDEX": "1", "RECIPE_SHARD_COUNT": "3"], "auto", ["--dry-run"])
+        #expect(pod.status == 0 && pod.stderr.contains("shard 2/3 (JOB_COMPLETION_INDEX=1, 3 shards)"), "\(pod.stderr)")
+        var seen: [String] = []
+        for id in 5...7 {
+            let run = try auto(slurm(id))
+            #expect(run.status == 0)
+            #expect(run.stderr.contains("shard \(id - 4)/3 (SLURM_ARRAY_TASK_ID=\(id) of the array 5-7)"), "\(run.stderr)")
+            seen += run.with("rendered").compactMap { $0["source"] as? String }
+            if id == 6 { #expect(run.sources("rendered") == pod.sources("would-render")) }
+        }
+        #expect(seen.count == good.count)
+        #expect(Set(seen) == Set(good))
+        let names = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasPrefix(".recipe-manifest") }.sorted()
+        #expect(names == (1...3).map { ".recipe-manifest.shard-\($0)-of-3.jsonl" })
+        // An explicit K/N ignores the environment.
+        let explicit = try auto(slurm(5), "2/3")
+        #expect(explicit.status == 0 && explicit.count("rendered") == 0 && !explicit.stderr.contains("SLURM"))
+    }
+
     @Test("several recipes apply in order; --with-sidecars puts each photo's own edit first; --only-edited; templates and --format")
     func chains() throws {
         let (root, good) = try tree("apply-chain", count: 6, folders: 2)

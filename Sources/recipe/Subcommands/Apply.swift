@@ -4,6 +4,9 @@ import RecipeCodecs
 import RecipeCore
 import RecipeOptions
 import RecipeSession
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct Apply: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,6 +44,7 @@ struct Apply: ParsableCommand {
               recipe apply look.recipe.yaml shoot/ -o out --exclude 'rejects/**'
               recipe apply shoot/ -o out --only-edited --with-sidecars
               recipe apply look.recipe.yaml /data -o /out --shard 3/16 --json
+              sbatch --array=0-15 --wrap 'recipe apply look.recipe.yaml /data -o /out --shard auto'
             """)
 
     @Argument(help: ArgumentHelp("Recipes (*.recipe.yaml), then photos and folders.", valueName: "recipe-or-path"))
@@ -91,7 +95,7 @@ struct Apply: ParsableCommand {
     @Option(help: ArgumentHelp("Photos rendered at once (default: the cores); the output bytes do not depend on it.", valueName: "n"))
     var jobs: Int = RenderJob.defaultThreads
 
-    @Option(help: ArgumentHelp("Do shard K of N: a fixed split of the outputs by path hash, for N machines.", valueName: "K/N"))
+    @Option(help: ArgumentHelp("Do shard K of N: a fixed split of the outputs by path hash, for N machines. auto (or auto/N) takes K and N from a Slurm job array (SLURM_ARRAY_TASK_ID, _MIN, _COUNT), a Kubernetes Indexed Job (JOB_COMPLETION_INDEX) or GNU parallel (PARALLEL_SEQ); the last two need N as auto/N or in RECIPE_SHARD_COUNT.", valueName: "K/N|auto[/N]"))
     var shard: String?
 
     @Flag(help: "Follow links to photos outside the folder given (by default they are left out, and named).")
@@ -125,13 +129,23 @@ struct Apply: ParsableCommand {
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
         guard timeout.map({ $0 > 0 && $0.isFinite }) ?? true else { throw ValidationError("--timeout takes a positive number of seconds") }
         do { _ = try NameTemplate(name) } catch { throw ValidationError(error.description) }
-        if let shard { do { _ = try Shard(shard) } catch { throw ValidationError(error.description) } }
+        _ = try resolvedShard()
         _ = try parseOverrides(overrides)
         let (recipes, paths) = split()
         guard !paths.isEmpty else { throw ValidationError("give the photos or folders to apply the recipes to") }
         guard !recipes.isEmpty || withSidecars else {
             throw ValidationError("give a recipe (NAME.recipe.yaml or --recipe FILE), or --with-sidecars to apply each photo's own edit")
         }
+    }
+
+    /// `--shard` as given (`K/N`), or from this task's environment (`auto`, `auto/N`).
+    func resolvedShard() throws -> Shard.Resolution? {
+        guard let shard else { return nil }
+        var environment: [String: String] = [:]
+        for name in Shard.environmentVariables {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        do { return try Shard.resolve(shard, environment: environment) } catch { throw ValidationError(error.description) }
     }
 
     /// Recipes (by name, or `--recipe`) and paths, each in the order given.
@@ -174,7 +188,11 @@ struct Apply: ParsableCommand {
         batch.jobs = jobs
         batch.memoryBudget = memory.budget
         batch.timeout = timeout
-        batch.shard = try shard.map { try Shard($0) }
+        let resolution = try resolvedShard()
+        if let origin = resolution?.origin, let shard = resolution?.shard {
+            Console.printError("recipe: --shard \(self.shard ?? ""): shard \(shard) (\(origin))")
+        }
+        batch.shard = resolution?.shard
         batch.wait = !noWait
         batch.json = json
         batch.progress = progress
