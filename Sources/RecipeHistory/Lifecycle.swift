@@ -153,8 +153,9 @@ public enum Lifecycle {
                 id = "\(op)-\(n)"
             }
             used.insert(id)
-            let line = stage.range.start.line - 1 + inserted
-            // "  - exposure: 0.3" → "  - id: exposure" + "    exposure: 0.3".
+            // "  - exposure: 0.3" → "  - id: exposure" + "    exposure: 0.3", in the one element
+            // (the array's indices stay the checked text's line numbers).
+            let line = stage.range.start.line - 1
             lines[line] = "  - id: \(id)\n    " + lines[line].dropFirst(4)
             inserted += 1
         }

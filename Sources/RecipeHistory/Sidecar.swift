@@ -1,3 +1,4 @@
+import RecipeCodecs
 import RecipeCore
 import RecipeLanguage
 
@@ -19,12 +20,14 @@ public struct Sidecar: Sendable {
     public static let maxBytes = 16 << 20
 
     /// Whether a file name is a photo's sidecar (`IMG_0001.JPG.recipe.yaml`): a recipe name whose
-    /// stem is a photo's file name. `recipe check` reads those with the sidecar limit.
+    /// stem is a photo's file name, of any format recipe reads (raws too). `recipe check` reads
+    /// those with the sidecar limit.
     public static func isSidecarName(_ path: String) -> Bool {
-        let name = Paths.name(of: path).lowercased()
-        guard name.hasSuffix(".recipe.yaml") else { return false }
-        let photo = name.dropLast(".recipe.yaml".count)
-        return [".jpg", ".jpeg", ".png"].contains { photo.hasSuffix($0) && photo.count > $0.count }
+        let name = Paths.name(of: path)
+        guard name.lowercased().hasSuffix(".recipe.yaml") else { return false }
+        let photo = String(name.dropLast(".recipe.yaml".count))
+        guard let dot = photo.lastIndex(of: "."), dot != photo.startIndex else { return false }
+        return ImageFileFormat(pathExtension: photo) != nil || RawDetection.hasRawExtension(photo)
     }
 
     public let path: String

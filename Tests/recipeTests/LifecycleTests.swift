@@ -170,6 +170,24 @@ struct LifecycleTests: CLITest {
         #expect(text.contains("stages: []"))
     }
 
+    @Test("--add appends a whole recipe's stages and params, each stage named by its op (a look of seven stages)")
+    func addRecipe() throws {
+        let dir = TestPaths.temporaryDirectory("lifecycle-add").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let photo = dir + "/p.jpg", current = dir + "/c.png"
+        try FileManager.default.copyItem(atPath: TestPaths.fixture("jpeg/pil_hopper.jpg"), toPath: photo)
+        let look = TestPaths.recipes.appendingPathComponent("warm-portrait.recipe.yaml").path
+        _ = try ok(["edit", photo, "--stage", "exposure: 0.1", "--add", look, "-o", current])
+        let text = try String(contentsOfFile: photo + ".recipe.yaml", encoding: .utf8)
+        let ids = text.split(separator: "\n").filter { $0.hasPrefix("  - id: ") }.map { String($0.dropFirst(8)) }
+        // --add stages come before --stage ones; the second exposure is numbered.
+        #expect(ids == ["white-balance", "exposure", "saturation", "vibrance", "shadows-highlights", "clarity", "vignette", "exposure-2"], "\(text)")
+        #expect(text.contains("  warmth: {default: 5200"), "the look's param comes with it")
+        _ = try ok(["check", photo + ".recipe.yaml"])
+        _ = try ok(["revert", photo, "--stage", "clarity", "-o", current])
+        #expect(!(try String(contentsOfFile: photo + ".recipe.yaml", encoding: .utf8)).contains("clarity"))
+    }
+
     @Test("darktable: the XMP and its export become a frozen base (corpus/foreign/darktable)")
     func darktable() throws {
         guard let corpus = TestPaths.corpus else {
@@ -385,5 +403,10 @@ struct SidecarCheckTests {
         #expect(Sidecar.isSidecarName("a/b/IMG_1.jpeg.recipe.yaml"))
         #expect(!Sidecar.isSidecarName("look.recipe.yaml"))
         #expect(!Sidecar.isSidecarName(".jpg.recipe.yaml"))
+        // every format recipe edits has sidecars: HEIC, TIFF, WebP, AVIF and raws too
+        for photo in ["IMG_2.HEIC", "scan.tif", "a.webp", "b.avif", "IMG_3.CR2", "DSC_4.NEF", "x.dng"] {
+            #expect(Sidecar.isSidecarName(photo + ".recipe.yaml"), "\(photo)")
+        }
+        #expect(!Sidecar.isSidecarName("notes.txt.recipe.yaml"))
     }
 }
