@@ -1,6 +1,10 @@
 # Shortcuts for the scripts in .ci/ (which work without make).
-.PHONY: test demo bench fuzz fuzz-raw soak-concurrency soak-preview soak
+.PHONY: test demo bench fuzz fuzz-raw soak-concurrency soak-preview soak deb test-deb
 test: ; bash .ci/test
+# recipe_VERSION_amd64.deb (Debian 12, no Swift needed to run it; see docs/install.md).
+deb: ; bash .ci/package
+# The .deb installed into a fresh minimal Debian 12 root (debootstrap) and used there.
+test-deb: ; bash .ci/test-deb
 demo: ; bash .ci/demo
 bench: ; bash .ci/bench-identity
 # 100,000 recipes checked, formatted and rendered with their time and memory measured (issue 24).

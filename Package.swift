@@ -11,6 +11,16 @@ let aptYAML: [SystemPackageProvider] = [.apt(["libyaml-dev"])]
 let aptLCMS2: [SystemPackageProvider] = [.apt(["liblcms2-dev"])]
 let aptWebP: [SystemPackageProvider] = [.apt(["libwebp-dev"])]
 
+// The git commit `recipe --version` names: RECIPE_COMMIT in the build's environment (.ci/package sets
+// it to `git describe --always --dirty`), passed to CBuildInfo as a C define. Letters, digits, '.',
+// '-' and '+' only, as a commit or a describe string has; anything else, or none, builds "unknown".
+let buildCommit: String = {
+    guard let commit = Context.environment["RECIPE_COMMIT"], !commit.isEmpty, commit.count <= 64,
+        commit.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-.+".contains($0)) })
+    else { return "unknown" }
+    return commit
+}()
+
 let package = Package(
     name: "recipe",
     products: [
@@ -66,6 +76,8 @@ let package = Package(
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
 
+        // The commit the binaries were built from (see buildCommit above).
+        .target(name: "CBuildInfo", cSettings: [.define("RECIPE_COMMIT", to: "\"\(buildCommit)\"")]),
         // Output streams that start the kernel's writeback as they go (fopencookie and
         // sync_file_range, which Swift's Glibc module does not declare).
         .target(name: "CFileSync"),
@@ -125,7 +137,7 @@ let package = Package(
             name: "recipe",
             dependencies: [
                 "RecipeCore", "RecipeKernels", "RecipeCodecs", "RecipeRender", "RecipeOps", "RecipeLanguage", "RecipeOptimizer", "RecipeHistory",
-                "RecipeBatch", "RecipeColor", "RecipeSession", "RecipeOptions", "RecipePreviewOptions",
+                "RecipeBatch", "RecipeColor", "RecipeSession", "RecipeOptions", "RecipePreviewOptions", "CBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The preview server, a second executable beside `recipe` (which execs it for `recipe preview`):

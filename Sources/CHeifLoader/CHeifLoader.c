@@ -62,6 +62,7 @@ static __typeof__(heif_image_handle_release) *p_heif_image_handle_release;
 static __typeof__(heif_image_release) *p_heif_image_release;
 static __typeof__(heif_image_set_nclx_color_profile) *p_heif_image_set_nclx_color_profile;
 static __typeof__(heif_image_set_raw_color_profile) *p_heif_image_set_raw_color_profile;
+static __typeof__(heif_get_version) *p_heif_get_version;
 static __typeof__(heif_init) *p_heif_init;
 static __typeof__(heif_nclx_color_profile_alloc) *p_heif_nclx_color_profile_alloc;
 static __typeof__(heif_nclx_color_profile_free) *p_heif_nclx_color_profile_free;
@@ -120,6 +121,7 @@ static const rcp_symbol symbols[] = {
     RCP_SYMBOL(heif_image_release),
     RCP_SYMBOL(heif_image_set_nclx_color_profile),
     RCP_SYMBOL(heif_image_set_raw_color_profile),
+    RCP_SYMBOL(heif_get_version),
     RCP_SYMBOL(heif_init),
     RCP_SYMBOL(heif_nclx_color_profile_alloc),
     RCP_SYMBOL(heif_nclx_color_profile_free),
@@ -130,6 +132,8 @@ static rcp_library library = {"libheif.so.1", symbols, PTHREAD_ONCE_INIT};
 static void load(void) { rcp_library_open(&library); }
 
 int rcp_heif_load(const char **message) { return rcp_library_load(&library, load, message); }
+
+const char *rcp_heif_version(void) { return rcp_heif_load(NULL) ? p_heif_get_version() : NULL; }
 
 struct heif_error heif_context_add_XMP_metadata(struct heif_context* a0, const struct heif_image_handle* a1, const void* a2, int a3) { return p_heif_context_add_XMP_metadata(a0, a1, a2, a3); }
 struct heif_error heif_context_add_exif_metadata(struct heif_context* a0, const struct heif_image_handle* a1, const void* a2, int a3) { return p_heif_context_add_exif_metadata(a0, a1, a2, a3); }

@@ -17,6 +17,7 @@ static __typeof__(TIFFCurrentDirOffset) *p_TIFFCurrentDirOffset;
 static __typeof__(TIFFFieldDataType) *p_TIFFFieldDataType;
 static __typeof__(TIFFFieldWithTag) *p_TIFFFieldWithTag;
 static __typeof__(TIFFFlush) *p_TIFFFlush;
+static __typeof__(TIFFGetVersion) *p_TIFFGetVersion;
 static __typeof__(TIFFIsBigEndian) *p_TIFFIsBigEndian;
 static __typeof__(TIFFIsBigTIFF) *p_TIFFIsBigTIFF;
 static __typeof__(TIFFIsCODECConfigured) *p_TIFFIsCODECConfigured;
@@ -55,6 +56,7 @@ static const rcp_symbol symbols[] = {
     RCP_SYMBOL(TIFFFieldDataType),
     RCP_SYMBOL(TIFFFieldWithTag),
     RCP_SYMBOL(TIFFFlush),
+    RCP_SYMBOL(TIFFGetVersion),
     RCP_SYMBOL(TIFFIsBigEndian),
     RCP_SYMBOL(TIFFIsBigTIFF),
     RCP_SYMBOL(TIFFIsCODECConfigured),
@@ -91,6 +93,8 @@ static rcp_library library = {"libtiff.so.6", symbols, PTHREAD_ONCE_INIT};
 static void load(void) { rcp_library_open(&library); }
 
 int rcp_tiff_load(const char **message) { return rcp_library_load(&library, load, message); }
+
+const char *rcp_tiff_version(void) { return rcp_tiff_load(NULL) ? p_TIFFGetVersion() : NULL; }
 
 TIFF * TIFFClientOpenExt(const char * a0, const char * a1, thandle_t a2, TIFFReadWriteProc a3, TIFFReadWriteProc a4, TIFFSeekProc a5, TIFFCloseProc a6, TIFFSizeProc a7, TIFFMapFileProc a8, TIFFUnmapFileProc a9, TIFFOpenOptions * a10) { return p_TIFFClientOpenExt(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10); }
 void TIFFClose(TIFF * a0) { p_TIFFClose(a0); }

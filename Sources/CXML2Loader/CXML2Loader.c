@@ -13,6 +13,8 @@ static const unsigned char *(*p_xmlTextReaderConstValue)(rcp_xml_reader *);
 static int (*p_xmlTextReaderMoveToNextAttribute)(rcp_xml_reader *);
 static int (*p_xmlTextReaderGetParserLineNumber)(rcp_xml_reader *);
 static void (*p_xmlFreeTextReader)(rcp_xml_reader *);
+/* A variable, not a function: "20914" for 2.9.14 (libxml2's globals.h). */
+static const char *const *p_xmlParserVersion;
 
 static const rcp_symbol symbols[] = {
     RCP_SYMBOL(xmlInitParser),
@@ -24,6 +26,7 @@ static const rcp_symbol symbols[] = {
     RCP_SYMBOL(xmlTextReaderMoveToNextAttribute),
     RCP_SYMBOL(xmlTextReaderGetParserLineNumber),
     RCP_SYMBOL(xmlFreeTextReader),
+    RCP_SYMBOL(xmlParserVersion),
     {0, 0},
 };
 static rcp_library library = {"libxml2.so.2", symbols, PTHREAD_ONCE_INIT};
@@ -36,6 +39,8 @@ static void load(void) {
 }
 
 int rcp_xml_load(const char **message) { return rcp_library_load(&library, load, message); }
+
+const char *rcp_xml_version(void) { return rcp_xml_load(NULL) ? *p_xmlParserVersion : NULL; }
 
 rcp_xml_reader *rcp_xml_reader_for_memory(const char *buffer, int size, int options) {
     return p_xmlReaderForMemory(buffer, size, NULL, NULL, options);

@@ -11,6 +11,13 @@ internal import CXML2Loader
 public enum DarktableSidecar {
     public static let formatIdentifier = "org.darktable.xmp"
 
+    /// libxml2's version as loaded ("2.9.14", from its xmlParserVersion "20914"), nil when
+    /// libxml2.so.2 cannot be loaded; for `recipe --version`.
+    public static var libxml2Version: String? {
+        guard let encoded = rcp_xml_version().map({ String(cString: $0) }), let number = Int(encoded) else { return nil }
+        return "\(number / 10000).\(number / 100 % 100).\(number % 100)"
+    }
+
     /// Why libxml2 cannot be used, or nil once it is loaded and initialised (`rcp_xml_load`, once
     /// for the process: `apply` may read sidecars from its workers).
     private static let loadProblem: String? = {

@@ -24,6 +24,12 @@ struct RecipeCommand: ParsableCommand {
 
     static func main() {
         TemporaryFiles.installSignalCleanup()
+        // `recipe --version` alone prints the long report (the libraries too); the parser's own
+        // --version, which `version:` above keeps in the help, would print the release only.
+        if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
+            print(VersionReport.lines.joined(separator: "\n"))
+            return
+        }
         do {
             var command = try parseAsRoot()
             try command.run()

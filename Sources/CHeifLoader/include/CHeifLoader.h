@@ -6,4 +6,7 @@
  * *message (when given) saying why. Call before any other libheif function. */
 int rcp_heif_load(const char **message);
 
+/* libheif's version ("1.15.1") as loaded at run time; NULL when it cannot be loaded. */
+const char *rcp_heif_version(void);
+
 #endif

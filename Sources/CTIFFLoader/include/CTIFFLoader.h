@@ -6,4 +6,8 @@
  * *message (when given) saying why. Call before any other libtiff function. */
 int rcp_tiff_load(const char **message);
 
+/* libtiff's banner as loaded at run time ("LIBTIFF, Version 4.5.0\nCopyright ..."); NULL when it
+ * cannot be loaded. */
+const char *rcp_tiff_version(void);
+
 #endif

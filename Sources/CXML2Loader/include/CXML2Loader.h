@@ -25,6 +25,10 @@ enum { RCP_XML_READER_TYPE_ELEMENT = 1 };
  * they are there, else 0 with *message (when given) saying why. Call before the others. */
 int rcp_xml_load(const char **message);
 
+/* libxml2's xmlParserVersion as loaded at run time ("20914" for 2.9.14); NULL when it cannot be
+ * loaded. */
+const char *rcp_xml_version(void);
+
 /* xmlReaderForMemory(buffer, size, NULL, NULL, options): a reader over `size` bytes read in
  * place, or NULL. */
 rcp_xml_reader *rcp_xml_reader_for_memory(const char *buffer, int size, int options);

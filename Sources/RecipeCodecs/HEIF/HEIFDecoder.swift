@@ -325,3 +325,8 @@ enum HEIFLibrary {
         }
     }
 }
+
+extension HEIFDecoder {
+    /// libheif's version as loaded (`heif_get_version`), nil when libheif.so.1 cannot be loaded.
+    static var libheifVersion: String? { rcp_heif_version().map { String(cString: $0) } }
+}

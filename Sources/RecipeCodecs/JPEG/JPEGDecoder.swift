@@ -399,3 +399,12 @@ private func subsamplingName(_ h: Int, _ v: Int) -> String {
 extension String {
     fileprivate init(format2 v: UInt8) { self = v < 10 ? "0\(v)" : "\(v)" }
 }
+
+extension JPEGDecoder {
+    /// libjpeg-turbo's version from the header built against (`LIBJPEG_TURBO_VERSION_NUMBER`,
+    /// 2001005 for 2.1.5): the libjpeg API has no call that returns it at run time.
+    static var libjpegTurboVersion: String {
+        let number = Int(LIBJPEG_TURBO_VERSION_NUMBER)
+        return "\(number / 1_000_000).\(number / 1000 % 1000).\(number % 1000)"
+    }
+}

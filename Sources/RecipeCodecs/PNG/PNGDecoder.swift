@@ -277,3 +277,8 @@ private func gammaText(_ g: Double) -> String {
     let scaled = (g * 100000).rounded() / 100000
     return "\(scaled)"
 }
+
+extension PNGDecoder {
+    /// libpng's version string at run time (`png_get_libpng_ver`).
+    static var libpngVersion: String { String(cString: png_get_libpng_ver(nil)) }
+}

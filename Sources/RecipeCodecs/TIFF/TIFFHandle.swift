@@ -266,3 +266,15 @@ private let silenceProcessWideHandlers: Void = {
     TIFFSetErrorHandler(nil)
     TIFFSetWarningHandler(nil)
 }()
+
+extension TIFFHandle {
+    /// libtiff's version as loaded, from the banner `TIFFGetVersion` returns
+    /// ("LIBTIFF, Version 4.5.0\nCopyright …"); nil when libtiff.so.6 cannot be loaded.
+    static var libtiffVersion: String? {
+        guard let banner = rcp_tiff_version().map({ String(cString: $0) }) else { return nil }
+        let firstLine = banner.split(separator: "\n").first ?? Substring(banner)
+        let words = firstLine.split(separator: " ")
+        guard let index = words.firstIndex(of: "Version"), index + 1 < words.endIndex else { return String(firstLine) }
+        return String(words[index + 1])
+    }
+}

@@ -288,3 +288,11 @@ public final class WebPDecoder: ImageDecoder {
         if !warnings.contains(w) { warnings.append(w) }
     }
 }
+
+extension WebPDecoder {
+    /// libwebp's decoder version at run time (`WebPGetDecoderVersion`: 0x010204 for 1.2.4).
+    static var libwebpVersion: String {
+        let v = Int(WebPGetDecoderVersion())
+        return "\(v >> 16).\(v >> 8 & 0xFF).\(v & 0xFF)"
+    }
+}

@@ -278,3 +278,9 @@ public enum YAMLReader {
         }
     }
 }
+
+extension YAMLReader {
+    /// The libyaml the reader runs on, at run time (`yaml_get_version_string`: "0.2.5"), for
+    /// `recipe --version`.
+    public static var libyamlVersion: String { String(cString: yaml_get_version_string()) }
+}
