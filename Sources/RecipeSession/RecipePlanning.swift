@@ -238,7 +238,7 @@ package enum RecipePlanning {
             guard case .file(let path)? = node.params["file"], path.lowercased().hasSuffix(".cube") else { continue }
             let full = path.hasPrefix("/") ? path : folder + "/" + path
             guard let bytes = try? cubeBytes(full).bytes, bytes > largest?.bytes ?? 0 else { continue }
-            largest = RenderEstimate.Part(what: "reading \(path) (its text and table, before decoding)", bytes: bytes)
+            largest = RenderEstimate.Part(what: "reading \(path) (its text and table)", bytes: bytes)
         }
         return largest
     }
