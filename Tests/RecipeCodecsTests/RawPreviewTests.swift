@@ -26,8 +26,9 @@ struct RawPreviewTests {
         #expect(decoder.info.uprightSize.width == 256 && decoder.info.uprightSize.height == 192)
     }
 
-    @Test("no preview when it is smaller than asked for, or when the raw has none")
+    @Test("no preview when it is smaller than asked for, when the raw has none, or for a photo that is not a raw")
     func notFound() throws {
+        #expect(try RawPreview.jpeg(of: TestPaths.fixture("jpeg/pil_hopper.jpg"), atLeast: 16) == nil)
         #expect(try RawPreview.jpeg(of: withPreview, atLeast: 257) == nil)
         #expect(try RawPreview.jpeg(of: TestPaths.fixture("raw/kodim03-crop.dng"), atLeast: 16) == nil)
     }

@@ -24,7 +24,15 @@ public struct RawPreview: Sendable {
     /// The embedded preview of the raw file at `path` when it is a JPEG whose long edge is at
     /// least `longEdge` and whose shape is the raw image's (within 2%: a preview with black bars
     /// or stored already turned would not line up); nil when there is none such.
+    /// Any other photo is nil from its first bytes, without loading LibRaw; the file is opened as
+    /// photos are (a FIFO or a device is refused, never waited on).
     public static func jpeg(of path: String, atLeast longEdge: Int, options: DecodeOptions = DecodeOptions()) throws(ImageError) -> RawPreview? {
+        let head = try InputFile.prefix(path, count: RawDetection.probeLength)
+        switch ImageFileFormat.sniff(head) {
+        case .jpeg, .png, .heif, .avif, .webp: return nil
+        case .tiff where !RawDetection.isRawTIFF(head): return nil
+        default: break
+        }
         let raw = try RawDecoder(path: path, options: options)
         guard let facts = raw.info.raw, let stored = raw.embeddedJPEG(),
               max(stored.width, stored.height) >= longEdge, stored.width > 0, stored.height > 0 else { return nil }
