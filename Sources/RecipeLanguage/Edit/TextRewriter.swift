@@ -175,7 +175,30 @@ struct TextRewriter {
         if !comments {
             lines = Array(lines.drop { $0.trimmingPrefix(while: { $0 == " " }).hasPrefix("#") || $0.allSatisfy { $0 == " " } })
         }
-        return SourceChunks.reindent(lines, to: indent)
+        return Self.spaced(SourceChunks.reindent(lines, to: indent), after: indent, like: itemSpacing())
+    }
+
+    /// How far the first stage's keys sit after its `-` (`- exposure` 2, `-   exposure` 4).
+    func itemSpacing() -> Int {
+        guard let first = Self.pair("stages", in: root)?.value.sequence?.first, let dash = stageIndent() else { return 2 }
+        let spacing = first.range.start.column - 1 - dash
+        return first.flow || spacing < 2 ? 2 : spacing
+    }
+
+    /// Canonical item lines (`- key` and continuation lines 2 past the dash at `indent`) with
+    /// the keys `spacing` past the dash instead, as the file's other stages have them.
+    static func spaced(_ lines: [String], after indent: Int, like spacing: Int) -> [String] {
+        guard spacing != 2 else { return lines }
+        let dash = String(repeating: " ", count: indent) + "- ", extra = String(repeating: " ", count: spacing - 2)
+        var inItem = false
+        return lines.map { line in
+            if line.hasPrefix(dash) {
+                inItem = true
+                return String(repeating: " ", count: indent) + "-" + String(repeating: " ", count: spacing - 1) + line.dropFirst(dash.count)
+            }
+            guard inItem, !line.isEmpty else { return line }
+            return extra + line
+        }
     }
 
     /// One stage whose meaning changed: its id, meta keys and parameters edited one by one; a

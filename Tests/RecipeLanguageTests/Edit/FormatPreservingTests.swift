@@ -215,7 +215,7 @@ struct FormatPreservingTests {
             #expect(write.note == nil, "\(name): \(write.note ?? "")")
             let diff = Self.changed(text, write.text)
             #expect(diff.removed.isEmpty && diff.added.count == 1, "\(name): \(diff)")
-            #expect(diff.added.first?.hasSuffix("- sepia: 0.25") == true, "\(name): \(diff.added)")
+            #expect(diff.added.first?.hasSuffix("sepia: 0.25") == true, "\(name): \(diff.added)")
             #expect(Self.sameMeaning(write.text, intended), "\(name)")
             count += 1
         }
@@ -262,6 +262,15 @@ struct FormatPreservingTests {
         let short = "format: dev.recipe.edit\nversion: 1.2\nstages:\n   - vignette: 0.30   # corners\n   - exposure: 0.1\n"
         let third = FormatPreservingWrite.write(intended, over: SourceFile(path: "t.recipe.yaml", text: short))
         #expect(third.text == "format: dev.recipe.edit\nversion: 1.2\nstages:\n   - vignette: {amount: 0.3, radius: 0.8}   # corners\n   - exposure: 0.1\n")
+    }
+
+    @Test("a new stage is written at its neighbours' indent and with their space after the dash")
+    func newStageLikeNeighbours() throws {
+        let text = "format: dev.recipe.edit\nversion: 1.2\nstages:\n    -   exposure: 0.30   # stops\n"
+        let intended = "format: dev.recipe.edit\nversion: 1.2\nstages:\n  - exposure: 0.3\n  - id: old\n    sepia: 0.4\n"
+        let write = FormatPreservingWrite.write(intended, over: SourceFile(path: "t.recipe.yaml", text: text))
+        #expect(write.note == nil, "\(write.note ?? "")")
+        #expect(write.text == text + "    -   id: old\n        sepia: 0.4\n", "\(write.text)")
     }
 
     @Test("an edit that cannot be placed clearly (stages swapped) falls back to the canonical text, with a note")
