@@ -71,7 +71,7 @@ struct FormatPreservingCommandTests: CLITest {
         #expect(diff.added == ["    - vignette: {amount: 0.2, radius: {conflict: {ours: 1.5, theirs: 0.9, base: 1.2}}}"], "\(merged)")
     }
 
-    @Test("edit --stage on a hand-edited sidecar adds lines and changes none; revert removes them again")
+    @Test("edit --stage on a hand-edited sidecar adds lines and changes none; revert removes them again; relink changes only `original:`")
     func editAndRevertKeepTheSidecarsText() throws {
         let dir = TestPaths.temporaryDirectory("fmt-edit").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -100,6 +100,19 @@ struct FormatPreservingCommandTests: CLITest {
         let disabled = try String(contentsOfFile: sidecar, encoding: .utf8)
         let off = Self.changed(hand, disabled)
         #expect(off.removed.isEmpty && off.added == ["      enabled: false"], "\(disabled)")
+
+        // relink after a move, then of a replaced original: at most the `original:` line changes.
+        try FileManager.default.createDirectory(atPath: dir + "/new", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: photo, toPath: dir + "/new/q.jpg")
+        _ = try ok(["relink", dir + "/new/q.jpg", "--search", dir])
+        let moved = try String(contentsOfFile: dir + "/new/q.jpg.recipe.yaml", encoding: .utf8)
+        let relinked = Self.changed(disabled, moved)
+        #expect(relinked.removed.count <= 1 && (relinked.removed + relinked.added).allSatisfy { $0.hasPrefix("original:") }, "\(moved)")
+        try FileManager.default.removeItem(atPath: dir + "/new/q.jpg")
+        try FileManager.default.copyItem(atPath: TestPaths.fixture("jpeg/pil_iptc.jpg"), toPath: dir + "/new/q.jpg")
+        _ = try ok(["relink", dir + "/new/q.jpg", "--accept"])
+        let accepted = Self.changed(moved, try String(contentsOfFile: dir + "/new/q.jpg.recipe.yaml", encoding: .utf8))
+        #expect(accepted.removed.count == 1 && accepted.added.count == 1 && accepted.added[0].hasPrefix("original: {"), "\(accepted)")
     }
 
     @Test("migrate of a hand-formatted 1.0 recipe changes the version and the renamed key, nothing else")
