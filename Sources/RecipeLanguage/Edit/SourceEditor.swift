@@ -72,11 +72,14 @@ public struct SourceEditor: Sendable {
     }
 
     /// The edited text; nil when two edits overlap (a bug in the caller, reported as "unclear").
-    /// Insertions at one offset keep the order they were made in.
+    /// Insertions at one offset keep the order they were made in and come before a replacement
+    /// that starts there (a stage written where a deleted one was).
     public func apply() -> String? {
         let ordered = edits.enumerated().sorted { a, b in
-            a.element.range.lowerBound != b.element.range.lowerBound
-                ? a.element.range.lowerBound < b.element.range.lowerBound : a.offset < b.offset
+            let x = a.element.range, y = b.element.range
+            if x.lowerBound != y.lowerBound { return x.lowerBound < y.lowerBound }
+            if x.isEmpty != y.isEmpty { return x.isEmpty }
+            return a.offset < b.offset
         }.map(\.element)
         var out: [UInt8] = []
         out.reserveCapacity(file.bytes.count + 256)

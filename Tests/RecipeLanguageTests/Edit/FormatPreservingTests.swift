@@ -198,6 +198,60 @@ struct FormatPreservingTests {
         testNote("merge-file, conflicts: \(conflicts) one-value conflicts, \(oneLine) changed exactly one line of ours, \(totalRemoved) lines replaced in all (each by one marker line)")
     }
 
+    @Test("merge-file: theirs adds a stage or deletes one while ours changes a number; a stage deleted on one side and changed on the other is one marker item")
+    func stagesAddedAndDeletedByTheirs() throws {
+        var added = 0, deleted = 0, conflicted = 0
+        for (name, base) in try Self.corpus() {
+            let file = SourceFile(path: "t.recipe.yaml", text: base)
+            let stages = try #require(YAMLReader.read(file).0?.mapping?.first { $0.key.scalar == "stages" }?.value.sequence)
+            let last = try #require(stages.last)
+            let lastLines = last.range.start.line...last.lastLine
+            let edits = Self.tokens(base).compactMap { t in Self.newValues(base, t).first.map { (token: t, value: $0) } }
+            let lineOf = { (t: Token) in base.utf8.prefix(t.range.lowerBound).filter { $0 == 0x0A }.count + 1 }
+            guard let outside = edits.first(where: { !lastLines.contains(lineOf($0.token)) }) else { continue }
+            let ours = Self.splice(base, [(outside.token.range, outside.value)])
+
+            // Theirs appends a stage written like the last one.
+            let dash = String(file.line(last.range.start.line).prefix(last.range.start.column - 1))
+            var editor = SourceEditor(file)
+            editor.insert(lines: [dash + "sepia: 0.3"], before: last.lastLine + 1)
+            let theirsAdd = try #require(editor.apply())
+            let add = try Self.merge(base, ours, theirsAdd, keepOurs: true)
+            #expect(add.isClean && add.notes.isEmpty, "\(name): \(add.conflicts) \(add.notes)")
+            #expect(Self.changed(ours, add.text) == ([], ["+" + dash + "sepia: 0.3"]), "\(name):\n\(add.text)")
+            added += 1
+
+            // Theirs deletes the last stage (its lines; comments above it may go with it).
+            guard stages.count >= 2 else { continue }
+            editor = SourceEditor(file)
+            editor.delete(lines: lastLines)
+            let theirsDelete = try #require(editor.apply())
+            guard Self.canonical(theirsDelete) != nil else { continue }  // another stage reads it
+            let delete = try Self.merge(base, ours, theirsDelete, keepOurs: true)
+            #expect(delete.isClean && delete.notes.isEmpty, "\(name): \(delete.conflicts) \(delete.notes)")
+            let gone = Self.changed(ours, delete.text)
+            let oursLines = ours.split(separator: "\n", omittingEmptySubsequences: false).map { "-" + $0 }
+            let piece = (stages[stages.count - 2].lastLine + 1)...last.lastLine
+            #expect(gone.added.isEmpty && gone.removed == piece.map { oursLines[$0 - 1] }, "\(name): \(gone)")
+            deleted += 1
+
+            // Ours changes the stage theirs deleted: a conflict, as one marker item in its place.
+            guard let inside = edits.first(where: { lastLines.contains(lineOf($0.token)) }) else { continue }
+            let oursChanged = Self.splice(base, [(inside.token.range, inside.value)])
+            let conflict = try Self.merge(base, oursChanged, theirsDelete, keepOurs: true)
+            #expect(conflict.conflicts.count == 1 && conflict.notes.isEmpty, "\(name): \(conflict.conflicts) \(conflict.notes)")
+            let marked = Self.changed(oursChanged, conflict.text)
+            #expect(marked.removed.count <= piece.count && marked.added.contains { $0.drop { "+ -".contains($0) }.hasPrefix("conflict:") }, "\(name): \(marked)")
+            for (side, text) in [("ours", oursChanged), ("theirs", theirsDelete)] {
+                let resolved = ConflictMarker.resolved(SourceFile(path: "m.recipe.yaml", text: conflict.text), side: side)
+                #expect(resolved.map { Self.sameMeaning($0, text) } == true, "\(name): resolved to \(side)")
+            }
+            conflicted += 1
+        }
+        #expect(added >= 20 && deleted >= 15 && conflicted >= 10)
+        testNote("merge-file, stages: \(added) stages added by theirs (1 line each), \(deleted) deleted (their lines only), \(conflicted) deleted-vs-changed conflicts marked in place")
+    }
+
     // MARK: - stages added and removed (recipe edit --stage, revert)
 
     @Test("a stage appended to the canonical text is written into each hand-formatted file as one added line, nothing else changed")
