@@ -172,8 +172,17 @@ struct TextRewriter {
         } else {
             lines = RecipeMerge.block(stage, comments: stage.comments)
         }
+        func isCommentOrBlank(_ line: String) -> Bool {
+            line.trimmingPrefix(while: { $0 == " " }).hasPrefix("#") || line.allSatisfy { $0 == " " }
+        }
         if !comments {
-            lines = Array(lines.drop { $0.trimmingPrefix(while: { $0 == " " }).hasPrefix("#") || $0.allSatisfy { $0 == " " } })
+            lines = Array(lines.drop(while: isCommentOrBlank))
+        } else {
+            // A comment the other side's piece carries that this file already has (a closing
+            // comment both wrote below the last stage) is not written twice.
+            let own = Set((1...max(1, file.lineCount)).map { file.line($0).trimmingPrefix(while: { $0 == " " }) }.filter { $0.hasPrefix("#") })
+            let lead = lines.prefix(while: isCommentOrBlank)
+            lines = lead.filter { !own.contains($0.trimmingPrefix(while: { $0 == " " })) } + lines.dropFirst(lead.count)
         }
         return Self.spaced(SourceChunks.reindent(lines, to: indent), after: indent, like: itemSpacing())
     }

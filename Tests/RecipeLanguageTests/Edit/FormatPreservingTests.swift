@@ -327,6 +327,15 @@ struct FormatPreservingTests {
         #expect(write.text == text + "    -   id: old\n        sepia: 0.4\n", "\(write.text)")
     }
 
+    @Test("a stage theirs added below a closing comment both sides have is added without that comment again")
+    func closingCommentNotDoubled() throws {
+        let base = "format: dev.recipe.edit\nversion: 1.2\nstages:\n  - exposure: 0.2\n  - clarity: -0.15\n# The end.\n"
+        let ours = base.replacingOccurrences(of: "0.2\n", with: "0.25\n")
+        let theirs = base + "  - sepia: 0.3\n"
+        let merge = try Self.merge(base, ours, theirs, keepOurs: true)
+        #expect(merge.text == ours.replacingOccurrences(of: "-0.15\n", with: "-0.15\n  - sepia: 0.3\n"), "\(merge.text)")
+    }
+
     @Test("an edit that cannot be placed clearly (stages swapped) falls back to the canonical text, with a note")
     func unclearFallsBack() throws {
         let text = "format: dev.recipe.edit\nversion: 1.2\nstages:\n    - exposure: 0.30\n    - sepia: 0.4\n"
