@@ -54,9 +54,9 @@ def save_atomically(path, text):
 class Preview:
     """A running `recipe preview` and its URL parts."""
 
-    def __init__(self, args, cwd):
+    def __init__(self, args, cwd, size=SIZE):
         self.log = tempfile.TemporaryFile(mode="w+")
-        self.proc = subprocess.Popen([BIN, "preview", *args, "--port", "0", "--size", SIZE], cwd=cwd,
+        self.proc = subprocess.Popen([BIN, "preview", *args, "--port", "0", "--size", size], cwd=cwd,
                                      stdout=subprocess.PIPE, stderr=self.log, text=True)
         self.url = self.proc.stdout.readline().strip()
         if not self.url.startswith("http://127.0.0.1:"):
@@ -114,8 +114,8 @@ class PreviewTests(unittest.TestCase):
             s.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
 
-    def start(self, *args):
-        server = Preview(list(args) or ["photo.jpg", "look.recipe.yaml"], self.dir)
+    def start(self, *args, size=SIZE):
+        server = Preview(list(args) or ["photo.jpg", "look.recipe.yaml"], self.dir, size)
         self.servers.append(server)
         return server
 
@@ -398,6 +398,7 @@ class PreviewTests(unittest.TestCase):
         page.click("#next-button")
         page.wait_for_function("document.getElementById('message').textContent.includes('b-broken.jpg')", timeout=120000)
         self.assertEqual(page.inner_text("#photo-name"), "b-broken.jpg")
+        self.screenshot(page, "failed-photo")
         self.assertTrue(page.is_visible("#message"))
         # Nothing of a.jpg stays: not its picture, not its render time.
         self.assertEqual(self.drawn(page, "#after"), ["none"])
@@ -436,16 +437,30 @@ class PreviewTests(unittest.TestCase):
         self.assertEqual(page.evaluate("[document.getElementById('before').naturalWidth, document.getElementById('before').naturalHeight]"),
                          [320, 213])
         self.screenshot(page, "square-crop-split")
+        self.assert_side_by_side(page, 1.0)
+        # A centre crop that keeps 3:2: at 360 px both pictures are 360×240, but the after is half the
+        # photo's width (the frame's full size says so), so it is not laid over the whole photo either.
+        with open(os.path.join(self.dir, "centre.recipe.yaml"), "w") as f:
+            f.write("format: dev.recipe.edit\nversion: 1.1\nstages:\n  - crop: {x: 25%, y: 25%, width: 50%, height: 50%}\n")
+        s = self.start("photo.jpg", "centre.recipe.yaml", size="360")
+        page = self.open(s)
+        page.wait_for_function("document.getElementById('before').naturalWidth > 0", timeout=120000)
+        page.wait_for_timeout(200)
+        self.assertEqual(page.evaluate("['before', 'after'].map((k) => [document.getElementById(k).naturalWidth, "
+                                       "document.getElementById(k).naturalHeight])"), [[360, 240], [360, 240]])
+        self.assert_side_by_side(page, 1.5)
+        self.assertEqual(self.errors, [])
+
+    def assert_side_by_side(self, page, after_aspect):
+        """Before and after apart, each whole: every part of each is what a click there reaches, at its own shape."""
         b, a = self.rect(page, "#before"), self.rect(page, "#after")
         apart = b["right"] <= a["left"] + 0.5 or a["right"] <= b["left"] + 0.5
-        self.assertTrue(apart, f"the 1:1 after lies over the 3:2 before: before {b}, after {a}")
-        # Side by side, each whole: every part of each is what a click there reaches, at its own shape.
-        for name, r, aspect in (("before", b, 320 / 213), ("after", a, 1.0)):
+        self.assertTrue(apart, f"the after lies over a before it does not line up with: before {b}, after {a}")
+        for name, r, aspect in (("before", b, 1.5), ("after", a, after_aspect)):
             self.assertAlmostEqual(r["width"] / r["height"], aspect, delta=0.02, msg=name)
             self.assertGreater(r["width"], 150, name)
             for fx, fy in ((0.05, 0.05), (0.95, 0.05), (0.5, 0.5), (0.05, 0.95), (0.95, 0.95)):
                 self.assertEqual(self.hit(page, r["left"] + r["width"] * fx, r["top"] + r["height"] * fy), name, (name, fx, fy))
-        self.assertEqual(self.errors, [])
 
     def test_histogram_is_visible_when_ticked(self):
         shutil.copy(os.path.join(ROOT, "Recipes/square-crop.recipe.yaml"), os.path.join(self.dir, "square.recipe.yaml"))
@@ -457,6 +472,7 @@ class PreviewTests(unittest.TestCase):
         def seen():
             h, side = self.rect(page, "#histogram"), self.rect(page, "aside")
             return h["height"] > 50 and h["top"] >= side["top"] - 0.5 and h["bottom"] <= min(side["bottom"], 720) + 0.5
+        self.screenshot(page, "histogram")
         self.assertTrue(seen(), f"histogram at {self.rect(page, '#histogram')}, sidebar {self.rect(page, 'aside')}")
         # Drawn: the canvas has coloured bars.
         drawn = page.evaluate("() => { const c = document.getElementById('histogram'); const d = c.getContext('2d')"
@@ -510,6 +526,7 @@ class PreviewTests(unittest.TestCase):
         self.assertTrue(error.is_visible())
         self.assertIn("abc", error.inner_text())
         self.assertIn("number", error.inner_text())
+        self.screenshot(page, "bad-number")
         self.assertFalse(page.is_visible("#diagnostics"))  # nothing was sent
         self.assertEqual(page.evaluate("window.previewLoads.length"), n)
         # A number: the error goes, the slider follows, a new picture comes.
@@ -524,7 +541,7 @@ class PreviewTests(unittest.TestCase):
     def test_loading_indicator_and_no_stray_text_before_first_picture(self):
         s = self.start()
         page = self.browser.new_page(viewport={"width": 1280, "height": 800})
-        held = []
+        held, releasing = [], []
 
         # The state and every picture are held back until the checks below are done: the page
         # as it is while it loads, first with nothing from the server, then with the state only.
@@ -532,7 +549,10 @@ class PreviewTests(unittest.TestCase):
             return "/api/state" in url or "/api/photo/" in url
 
         def hold(route):
-            held.append(route)
+            if releasing:
+                route.continue_()
+            else:
+                held.append(route)
 
         def release(what):
             for r in [r for r in held if what in r.request.url]:
@@ -559,7 +579,7 @@ class PreviewTests(unittest.TestCase):
             self.assertLess(time.time(), deadline + 60, "the page asked for no render")
             page.wait_for_timeout(50)
         still_loading("with the first frame announced, its picture not yet loaded")
-        page.unroute(loading, hold)
+        releasing.append(True)
         release("")
         page.wait_for_function("window.previewLoads.length > 0", timeout=120000)
         page.wait_for_function("document.getElementById('before').naturalWidth > 0", timeout=120000)
