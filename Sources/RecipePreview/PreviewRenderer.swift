@@ -58,6 +58,10 @@ package struct PreviewImage: Sendable {
     /// The size of the full-size render (what a region's coordinates refer to).
     package var fullWidth = 0
     package var fullHeight = 0
+    /// The photo's upright size: when the full render's differs, the recipe crops, turns or
+    /// resizes, and the page shows before and after side by side rather than one over the other.
+    package var sourceWidth = 0
+    package var sourceHeight = 0
 }
 
 package enum PreviewResult: Sendable {
@@ -162,7 +166,8 @@ package struct PreviewRenderer: Sendable {
             let bytes = try InputFile.readAll(output, limit: 1 << 30)
             return .image(PreviewImage(jpeg: bytes, width: outcome.width, height: outcome.height,
                                        milliseconds: Self.now() - started, warnings: outcome.warnings.map(\.description), note: note,
-                                       fullWidth: full.width, fullHeight: full.height))
+                                       fullWidth: full.width, fullHeight: full.height,
+                                       sourceWidth: photo.info.uprightSize.width, sourceHeight: photo.info.uprightSize.height))
         } catch is PreviewCancelled {
             return .cancelled
         } catch {

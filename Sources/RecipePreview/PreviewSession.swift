@@ -320,6 +320,7 @@ package actor PreviewSession {
         return .object([("type", "frame"), ("photo", .int(index)), ("generation", .int(frame.generation)),
                         ("width", .int(image.width)), ("height", .int(image.height)),
                         ("fullWidth", .int(image.fullWidth)), ("fullHeight", .int(image.fullHeight)),
+                        ("sourceWidth", .int(image.sourceWidth)), ("sourceHeight", .int(image.sourceHeight)),
                         ("milliseconds", .number((image.milliseconds * 10).rounded() / 10)),
                         ("warnings", .array(image.warnings.map { .string($0) }))])
     }

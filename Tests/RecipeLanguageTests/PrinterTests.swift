@@ -235,6 +235,19 @@ struct PrinterTests {
             """)
     }
 
+    @Test("the 100-column limit exactly: a flow line of 100 columns stays flow, one of 101 goes block")
+    func flowWidthBoundary() throws {
+        // `  - lut: {file: NAME.cube, amount: 0.5}` is 35 columns plus the name.
+        for (width, flow) in [(99, true), (100, true), (101, false)] {
+            let name = String(repeating: "a", count: width - 35)
+            let line = "  - lut: {file: \(name).cube, amount: 0.5}"
+            #expect(line.count == width)
+            let output = try #require(Self.fmt(Self.header + "  - lut:\n      file: \(name).cube\n      amount: 0.5\n"))
+            #expect(output.contains(line + "\n") == flow, "\(width) columns:\n\(output)")
+            #expect(output.contains("  - lut:\n      file: \(name).cube\n") == !flow, "\(width) columns:\n\(output)")
+        }
+    }
+
     @Test("comments: a full-line comment before a stage, a trailing comment on a key")
     func commentsKept() {
         expectFormat("""

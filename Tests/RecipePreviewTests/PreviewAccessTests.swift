@@ -113,5 +113,12 @@ struct PreviewAccessTests {
         // A folder named through a link is resolved too: what is inside it stays inside.
         try FileManager.default.createSymbolicLink(atPath: root.path + "/alias", withDestinationPath: folder)
         #expect(PreviewAccess.insideFolder([root.path + "/alias/a.jpg"], folder: root.path + "/alias").kept.count == 1)
+        // A sibling whose name merely starts with the folder's ("shoot-private" beside "shoot") is outside.
+        let sibling = root.appendingPathComponent("shoot-private").path
+        try FileManager.default.createDirectory(atPath: sibling, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: sibling + "/c.jpg", contents: Data([0xFF, 0xD8]))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/next-door.jpg", withDestinationPath: sibling + "/c.jpg")
+        let nextDoor = PreviewAccess.insideFolder([folder + "/next-door.jpg"], folder: folder)
+        #expect(nextDoor.kept.isEmpty && nextDoor.refused.count == 1)
     }
 }

@@ -50,6 +50,9 @@ struct PreviewRendererTests {
             }
             #expect(image.width == 400 && image.height == 267)
             #expect(image.fullWidth == 1800 && image.fullHeight == 1200)
+            // The photo's upright size (`file` says 1800x1200, orientation upper-left): the page lays
+            // the after over the before only when the two are equal.
+            #expect(image.sourceWidth == 1800 && image.sourceHeight == 1200)
             images.append(image.jpeg)
         }
         #expect(photo.keptBytes > 0, "the decoded photo is kept")

@@ -54,9 +54,9 @@ def save_atomically(path, text):
 class Preview:
     """A running `recipe preview` and its URL parts."""
 
-    def __init__(self, args, cwd):
+    def __init__(self, args, cwd, size=SIZE):
         self.log = tempfile.TemporaryFile(mode="w+")
-        self.proc = subprocess.Popen([BIN, "preview", *args, "--port", "0", "--size", SIZE], cwd=cwd,
+        self.proc = subprocess.Popen([BIN, "preview", *args, "--port", "0", "--size", size], cwd=cwd,
                                      stdout=subprocess.PIPE, stderr=self.log, text=True)
         self.url = self.proc.stdout.readline().strip()
         if not self.url.startswith("http://127.0.0.1:"):
@@ -114,13 +114,13 @@ class PreviewTests(unittest.TestCase):
             s.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
 
-    def start(self, *args):
-        server = Preview(list(args) or ["photo.jpg", "look.recipe.yaml"], self.dir)
+    def start(self, *args, size=SIZE):
+        server = Preview(list(args) or ["photo.jpg", "look.recipe.yaml"], self.dir, size)
         self.servers.append(server)
         return server
 
-    def open(self, server):
-        page = self.browser.new_page(viewport={"width": 1280, "height": 800})
+    def open(self, server, height=800):
+        page = self.browser.new_page(viewport={"width": 1280, "height": height})
         self.errors = []
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         page.goto(server.url)
@@ -321,6 +321,271 @@ class PreviewTests(unittest.TestCase):
             self.assertEqual(status, 422 if path == "/api/photo/1/thumb.jpg" else 200, path)
         self.assertIsNone(s.proc.poll(), "the server is still running")
 
+    # ---- the page's rough edges: each of these tests failed before its fix
+
+    def folder(self, *names):
+        """A folder `shoot` beside the recipe: copies of the sample photo, and a file that is not a
+        JPEG for each name containing "broken"."""
+        shoot = os.path.join(self.dir, "shoot")
+        os.makedirs(shoot)
+        for name in names:
+            if "broken" in name:
+                with open(os.path.join(shoot, name), "wb") as f:
+                    f.write(b"\xff\xd8\xff\xe0 this is not a JPEG")
+            else:
+                shutil.copy(PHOTO, os.path.join(shoot, name))
+        return shoot
+
+    def drawn(self, page, selector):
+        """How each element matching `selector` is drawn: "none" (not drawn: hidden, no box),
+        "picture" (a decoded picture) or "broken" (a box with no picture: an icon or its alt text)."""
+        return page.evaluate("""(sel) => Array.from(document.querySelectorAll(sel)).map((i) => {
+            const s = getComputedStyle(i), r = i.getBoundingClientRect();
+            if (s.display === 'none' || s.visibility === 'hidden' || r.width === 0 || r.height === 0) return 'none';
+            return i.complete && i.naturalWidth > 0 ? 'picture' : 'broken'; })""", selector)
+
+    def rect(self, page, selector):
+        return page.evaluate("(sel) => { const r = document.querySelector(sel).getBoundingClientRect(); "
+                             "return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height}; }",
+                             selector)
+
+    def hit(self, page, x, y):
+        """The id of the element a click at (x, y) reaches (what is seen there)."""
+        return page.evaluate("([x, y]) => { const e = document.elementFromPoint(x, y); return e ? e.id : null; }", [x, y])
+
+    def screenshot(self, page, name):
+        """With PREVIEW_SCREENSHOTS=DIR, the page as PNG, for a person to look at."""
+        folder = os.environ.get("PREVIEW_SCREENSHOTS")
+        if folder:
+            os.makedirs(folder, exist_ok=True)
+            page.screenshot(path=os.path.join(folder, name + ".png"))
+
+    def wait_tiles(self, page, indices):
+        page.wait_for_function("(ks) => ks.every((k) => { const i = document.querySelector(`.tile[data-index='${k}'] img`); "
+                               "return i && i.naturalWidth > 0; })", arg=indices, timeout=120000)
+
+    def test_grid_mode_shows_no_broken_stage_pictures(self):
+        self.folder("a.jpg", "b.jpg")
+        s = self.start("look.recipe.yaml", "shoot")
+        page = self.browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(s.url)
+        self.wait_tiles(page, [0, 1])
+        page.wait_for_selector("#stages li[data-index='3']")
+        self.assertNotIn("broken", self.drawn(page, "#stages img"))
+        self.assertEqual(page.locator("#stages li").count(), 4)  # the stages are still listed, with their toggles
+        self.assertEqual(page.locator("#stages .stage-toggle").count(), 3)
+        self.screenshot(page, "grid")
+        # A photo opened: the strip has its thumbnails, all of them real pictures.
+        page.click(".tile[data-index='0']")
+        page.wait_for_function("Array.from(document.querySelectorAll('#stages img')).every((i) => i.complete && i.naturalWidth > 0)",
+                               timeout=120000)
+        self.assertEqual(self.drawn(page, "#stages img"), ["picture"] * 4)
+        # Back to the grid: no broken pictures again.
+        page.click("#grid-button")
+        page.wait_for_selector("#grid:not([hidden])")
+        self.assertNotIn("broken", self.drawn(page, "#stages img"))
+
+    def test_failed_photo_clears_picture_and_timing(self):
+        self.folder("a.jpg", "b-broken.jpg")
+        s = self.start("look.recipe.yaml", "shoot")
+        page = self.browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(s.url)
+        self.wait_tiles(page, [0])
+        page.click(".tile[data-index='0']")
+        page.wait_for_function("window.previewLoads.length > 0", timeout=120000)
+        self.assertEqual(self.drawn(page, "#after"), ["picture"])
+        self.assertIn(" ms", page.inner_text("#status"))
+        page.click("#next-button")
+        page.wait_for_function("document.getElementById('message').textContent.includes('b-broken.jpg')", timeout=120000)
+        self.assertEqual(page.inner_text("#photo-name"), "b-broken.jpg")
+        self.screenshot(page, "failed-photo")
+        self.assertTrue(page.is_visible("#message"))
+        # Nothing of a.jpg stays: not its picture, not its render time.
+        self.assertEqual(self.drawn(page, "#after"), ["none"])
+        self.assertEqual(self.drawn(page, "#before"), ["none"])
+        self.assertNotIn(" ms", page.inner_text("#status"))
+        self.assertFalse(page.is_visible("#loading"))
+        page.wait_for_function("Array.from(document.querySelectorAll('#stages img')).every((i) => i.complete)", timeout=120000)
+        self.assertNotIn("broken", self.drawn(page, "#stages img"))
+        # Back to a.jpg: its picture and time again, the error gone.
+        n = page.evaluate("window.previewLoads.length")
+        page.click("#prev-button")
+        self.wait_new_picture(page, n)
+        self.assertEqual(self.drawn(page, "#after"), ["picture"])
+        self.assertIn(" ms", page.inner_text("#status"))
+        self.assertFalse(page.is_visible("#message"))
+
+    def test_split_lines_up_when_the_recipe_changes_the_size(self):
+        # The same size: one picture over the other, the split between them.
+        s = self.start()
+        page = self.open(s)
+        page.wait_for_function("document.getElementById('before').naturalWidth > 0", timeout=120000)
+        b, a = self.rect(page, "#before"), self.rect(page, "#after")
+        for k in ("left", "top", "width", "height"):
+            self.assertAlmostEqual(b[k], a[k], delta=1, msg=k)
+        y = a["top"] + a["height"] / 2
+        self.assertEqual(self.hit(page, a["left"] + a["width"] * 0.25, y), "before")
+        self.assertEqual(self.hit(page, a["left"] + a["width"] * 0.75, y), "after")
+        # A square crop of a 3:2 photo: the two cannot be laid one over the other.
+        shutil.copy(os.path.join(ROOT, "Recipes/square-crop.recipe.yaml"), os.path.join(self.dir, "square.recipe.yaml"))
+        s = self.start("photo.jpg", "square.recipe.yaml")
+        page = self.open(s)
+        page.wait_for_function("document.getElementById('before').naturalWidth > 0", timeout=120000)
+        page.wait_for_timeout(200)
+        self.assertEqual(page.evaluate("[document.getElementById('after').naturalWidth, document.getElementById('after').naturalHeight]"),
+                         [320, 320])
+        self.assertEqual(page.evaluate("[document.getElementById('before').naturalWidth, document.getElementById('before').naturalHeight]"),
+                         [320, 213])
+        self.screenshot(page, "square-crop-split")
+        self.assert_side_by_side(page, 1.0)
+        # A centre crop that keeps 3:2: at 360 px both pictures are 360×240, but the after is half the
+        # photo's width (the frame's full size says so), so it is not laid over the whole photo either.
+        with open(os.path.join(self.dir, "centre.recipe.yaml"), "w") as f:
+            f.write("format: dev.recipe.edit\nversion: 1.1\nstages:\n  - crop: {x: 25%, y: 25%, width: 50%, height: 50%}\n")
+        s = self.start("photo.jpg", "centre.recipe.yaml", size="360")
+        page = self.open(s)
+        page.wait_for_function("document.getElementById('before').naturalWidth > 0", timeout=120000)
+        page.wait_for_timeout(200)
+        self.assertEqual(page.evaluate("['before', 'after'].map((k) => [document.getElementById(k).naturalWidth, "
+                                       "document.getElementById(k).naturalHeight])"), [[360, 240], [360, 240]])
+        self.assert_side_by_side(page, 1.5)
+        self.assertEqual(self.errors, [])
+
+    def assert_side_by_side(self, page, after_aspect):
+        """Before and after apart, each whole: every part of each is what a click there reaches, at its own shape."""
+        b, a = self.rect(page, "#before"), self.rect(page, "#after")
+        apart = b["right"] <= a["left"] + 0.5 or a["right"] <= b["left"] + 0.5
+        self.assertTrue(apart, f"the after lies over a before it does not line up with: before {b}, after {a}")
+        for name, r, aspect in (("before", b, 1.5), ("after", a, after_aspect)):
+            self.assertAlmostEqual(r["width"] / r["height"], aspect, delta=0.02, msg=name)
+            self.assertGreater(r["width"], 150, name)
+            for fx, fy in ((0.05, 0.05), (0.95, 0.05), (0.5, 0.5), (0.05, 0.95), (0.95, 0.95)):
+                self.assertEqual(self.hit(page, r["left"] + r["width"] * fx, r["top"] + r["height"] * fy), name, (name, fx, fy))
+
+    def test_histogram_is_visible_when_ticked(self):
+        shutil.copy(os.path.join(ROOT, "Recipes/square-crop.recipe.yaml"), os.path.join(self.dir, "square.recipe.yaml"))
+        s = self.start("photo.jpg", "square.recipe.yaml")
+        page = self.open(s, height=720)  # a laptop's screen: the sidebar scrolls
+        page.wait_for_selector("#stages li[data-index='5']")
+        page.check("#histogram-toggle")
+        page.wait_for_function("window.previewClipping !== undefined", timeout=30000)
+        def seen():
+            h, side = self.rect(page, "#histogram"), self.rect(page, "aside")
+            return h["height"] > 50 and h["top"] >= side["top"] - 0.5 and h["bottom"] <= min(side["bottom"], 720) + 0.5
+        self.screenshot(page, "histogram")
+        self.assertTrue(seen(), f"histogram at {self.rect(page, '#histogram')}, sidebar {self.rect(page, 'aside')}")
+        # Drawn: the canvas has coloured bars.
+        drawn = page.evaluate("() => { const c = document.getElementById('histogram'); const d = c.getContext('2d')"
+                              ".getImageData(0, 0, c.width, c.height).data; let n = 0; for (let k = 3; k < d.length; k += 4) if (d[k]) n++; return n; }")
+        self.assertGreater(drawn, 1000)
+        # Still seen with the sidebar scrolled either way.
+        page.evaluate("document.querySelector('aside').scrollTop = 0")
+        self.assertTrue(seen())
+        page.evaluate("document.querySelector('aside').scrollTop = 100000")
+        self.assertTrue(seen())
+        page.uncheck("#histogram-toggle")
+        self.assertFalse(page.is_visible("#histogram"))
+
+    def test_region_view_rerendered_on_save(self):
+        import re
+        s = self.start()
+        page = self.open(s)
+        page.check("#zoom-toggle")
+        page.click("#after", position={"x": 160, "y": 100}, force=True)
+        page.wait_for_function("document.getElementById('region-note').textContent.startsWith('1:1')", timeout=120000)
+        first_src = page.get_attribute("#region-image", "src")
+        shown = lambda: bytes(page.evaluate("async () => Array.from(new Uint8Array(await (await fetch("
+                                            "document.getElementById('region-image').src)).arrayBuffer()))"))
+        first = shown()
+        note = page.inner_text("#region-note")
+        w, h, x, y = map(int, re.search(r"(\d+)×(\d+) at \((\d+), (\d+)\)", note).groups())
+        save_atomically(self.recipe, RECIPE.replace("saturation: 1.4", "saturation: 0.2").replace("amount: 0.5", "amount: 0"))
+        page.wait_for_function(f"document.getElementById('region-image').src !== {first_src!r} && "
+                               "document.getElementById('region-note').textContent.startsWith('1:1')", timeout=60000)
+        now = shown()
+        self.assertNotEqual(now, first)
+        # What the page shows is the region of the saved recipe, as the server renders it now.
+        status, body = s.get(f"/api/photo/0/region.jpg?x={x}&y={y}&w={w}&h={h}&")
+        self.assertEqual(status, 200)
+        self.assertEqual(now, body)
+        self.assertIn(f"{w}×{h} at ({x}, {y})", page.inner_text("#region-note"))
+
+    def test_bad_number_marks_the_field_and_keeps_the_slider(self):
+        s = self.start()
+        page = self.open(s)
+        field = page.locator('.param[data-name="lift"] input[type=text]')
+        slider = page.locator('.param[data-name="lift"] input[type=range]')
+        self.assertEqual(slider.input_value(), "0.2")
+        n = page.evaluate("window.previewLoads.length")
+        field.fill("abc")
+        field.press("Enter")
+        page.wait_for_timeout(500)
+        self.assertEqual(slider.input_value(), "0.2")  # not the middle of -10...10
+        self.assertEqual(field.get_attribute("aria-invalid"), "true")
+        error = page.locator('.param[data-name="lift"] .field-error')
+        self.assertTrue(error.is_visible())
+        self.assertIn("abc", error.inner_text())
+        self.assertIn("number", error.inner_text())
+        self.screenshot(page, "bad-number")
+        self.assertFalse(page.is_visible("#diagnostics"))  # nothing was sent
+        self.assertEqual(page.evaluate("window.previewLoads.length"), n)
+        # A number: the error goes, the slider follows, a new picture comes.
+        field.fill("1.5")
+        field.press("Enter")
+        self.wait_new_picture(page, n)
+        self.assertEqual(slider.input_value(), "1.5")
+        self.assertNotEqual(field.get_attribute("aria-invalid"), "true")
+        self.assertFalse(error.is_visible())
+        self.assertEqual(self.errors, [])
+
+    def test_loading_indicator_and_no_stray_text_before_first_picture(self):
+        s = self.start()
+        page = self.browser.new_page(viewport={"width": 1280, "height": 800})
+        held, releasing = [], []
+
+        # The state and every picture are held back until the checks below are done: the page
+        # as it is while it loads, first with nothing from the server, then with the state only.
+        def loading(url):
+            return "/api/state" in url or "/api/photo/" in url
+
+        def hold(route):
+            if releasing:
+                route.continue_()
+            else:
+                held.append(route)
+
+        def release(what):
+            for r in [r for r in held if what in r.request.url]:
+                held.remove(r)
+                r.continue_()
+
+        def still_loading(when):
+            self.assertEqual(self.drawn(page, "#after") + self.drawn(page, "#before"), ["none", "none"], when)
+            self.assertTrue(page.is_visible("#loading"), when)
+            self.assertIn("rendering", page.inner_text("#loading"), when)
+
+        page.route(loading, hold)
+        page.goto(s.url)
+        deadline = time.time() + 60
+        while not any("/api/state" in r.request.url for r in held):
+            self.assertLess(time.time(), deadline, "the page asked for no state")
+            page.wait_for_timeout(50)
+        self.screenshot(page, "loading")
+        still_loading("before the state")
+        release("/api/state")
+        page.wait_for_selector("#stages li[data-index='3']", timeout=60000)
+        still_loading("with the state, before the first frame")
+        while not any("render.jpg" in r.request.url for r in held):
+            self.assertLess(time.time(), deadline + 60, "the page asked for no render")
+            page.wait_for_timeout(50)
+        still_loading("with the first frame announced, its picture not yet loaded")
+        releasing.append(True)
+        release("")
+        page.wait_for_function("window.previewLoads.length > 0", timeout=120000)
+        page.wait_for_function("document.getElementById('before').naturalWidth > 0", timeout=120000)
+        self.assertFalse(page.is_visible("#loading"))
+        self.assertEqual(self.drawn(page, "#after") + self.drawn(page, "#before"), ["picture", "picture"])
+
 
 def main():
     missing = [what for what, ok in [(CHROMIUM, os.path.exists(CHROMIUM)), (BIN, os.path.exists(BIN))] if not ok]
@@ -330,7 +595,7 @@ def main():
         missing.append("the playwright Python package")
     if missing:
         print("browser tests skipped: missing " + ", ".join(missing) + " (.ci/setup --tests installs chromium and playwright)")
-        print("0 passed, 0 failed, 6 skipped")
+        print(f"0 passed, 0 failed, {unittest.defaultTestLoader.loadTestsFromTestCase(PreviewTests).countTestCases()} skipped")
         return 0
     result = unittest.main(exit=False, verbosity=2).result
     failed = len(result.failures) + len(result.errors)

@@ -252,6 +252,16 @@ struct LifecycleTests: CLITest {
         #expect(wrongEdit.status == 1)
         #expect(try Data(contentsOf: URL(fileURLWithPath: other + ".recipe.yaml")) == sidecar)
 
+        // The same size, one byte of the picture data changed: the content, not the size, binds.
+        let twin = dir + "/twin.jpg"
+        var twinBytes = try Data(contentsOf: URL(fileURLWithPath: photo))
+        twinBytes[twinBytes.count / 2] ^= 0x01
+        try twinBytes.write(to: URL(fileURLWithPath: twin))
+        try sidecar.write(to: URL(fileURLWithPath: twin + ".recipe.yaml"))
+        let sameSize = try recipe(["render", twin])
+        #expect(sameSize.status == 1)
+        #expect(sameSize.stderr.contains("twin.jpg.recipe.yaml: was made for another photo IMG_0001.JPG"), "\(sameSize.stderr)")
+
         // A tampered object: its path and the mismatch are named; the sidecar is untouched.
         let objects = try FileManager.default.subpathsOfDirectory(atPath: dir + "/recipe-objects").filter { $0.count > 60 }
         #expect(objects.count == 1)
@@ -378,7 +388,11 @@ struct LifecycleTests: CLITest {
             }
         }
         testNote("crash safety: \(killed) of 14 runs killed mid-way")
-        // The next run completes, and the original was never touched.
+        // The next run completes, and the original was never touched. Under load every edit may
+        // have been killed before it wrote the sidecar, so the edit is run once more, to the end.
+        _ = try ok(["edit", photo, "--foreign", dir + "/kill.data", "--format", "org.example.kill", "--format-version", "99",
+                    "--rendered", dir + "/look.jpg", "--stage", "exposure: 0.05", "--threads", "2"])
+        _ = try ok(["check", photo + ".recipe.yaml"])
         _ = try ok(["render", photo])
         #expect(try pixels(dir + "/big.edited.jpg").count == 1800 * 1200 * 3)
         #expect(try ContentHash.file(photo).sha256 == original.sha256)

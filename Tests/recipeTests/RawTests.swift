@@ -91,6 +91,23 @@ struct RawTests: CLITest {
         }
     }
 
+    @Test("white balance by temperature: D65 on the test camera gives the inverse of the white it was built to map D65 to; warmer light, less red gain and more blue")
+    func temperatureMultipliers() throws {
+        let decoder = try RawDecoder(path: TestPaths.fixture("raw/kodim03-crop.dng"), options: DecodeOptions())
+        let raw = try #require(decoder.info.raw)
+        // make_bayer_dng.py's camera takes D65 white (sRGB's (1, 1, 1)) to NEUTRAL = (0.55, 1, 0.72),
+        // so the light that is D65 is made neutral by the multipliers 1/NEUTRAL (green 1). In the
+        // DNG SDK's temperature and tint, D65 (x 0.3127, y 0.3290) reads 6504 K, tint +10 (it lies
+        // a little off the Planckian locus; computed from the same isotherms in Python: xy within
+        // 1.5e-4): that reading is what the multipliers must come back to.
+        let d65 = RawDecoder.multipliers(temperature: 6504, tint: 10, raw: raw)
+        for (m, neutral) in zip(d65, [0.55, 1.0, 0.72]) {
+            #expect(abs(m * neutral - 1) < 0.01, "multipliers at 6504 K: \(d65), expected 1/(0.55, 1, 0.72)")
+        }
+        let tungsten = RawDecoder.multipliers(temperature: 2850, tint: 0, raw: raw)
+        #expect(tungsten[0] < d65[0] * 0.8 && tungsten[2] > d65[2] * 1.2, "2850 K: \(tungsten); 6504 K: \(d65)")
+    }
+
     @Test("damaged raws exit 1 naming the camera and the problem, in under 5 s",
           .enabled(if: TestPaths.corpus != nil, "needs ../shared/corpus"),
           arguments: TestPaths.corpusFiles("raw/broken", extensions: ["cr2", "cr3", "raf", "mrw", "nef"]))

@@ -5,7 +5,7 @@
 const token = new URLSearchParams(location.search).get("token") || "";
 const api = (path, extra = "") => `${path}?token=${encodeURIComponent(token)}${extra}`;
 const $ = (id) => document.getElementById(id);
-const view = { photo: 0, grid: false, upTo: null, state: null, frame: null, socket: null, split: 0.5 };
+const view = { photo: 0, grid: false, upTo: null, state: null, frame: null, socket: null, split: 0.5, region: null };
 // For tests and the benchmark: every picture shown, with when it finished loading.
 window.previewLoads = [];
 
@@ -24,12 +24,12 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}${api("/ws")}`);
   view.socket = socket;
-  socket.onopen = () => { setStatus("connected"); sendView(); };
+  socket.onopen = () => { setStatus(view.frame || view.grid ? "connected" : "rendering…"); sendView(); };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") applyState(message);
     else if (message.type === "frame") applyFrame(message);
-    else if (message.type === "failure" && message.photo === view.photo) showMessage(message.message);
+    else if (message.type === "failure" && message.photo === view.photo && !view.grid) showFailure(message.message);
   };
   socket.onclose = () => { setStatus("disconnected: is recipe preview still running? retrying…"); setTimeout(connect, 1000); };
 }
@@ -56,6 +56,9 @@ function applyState(state) {
   } else if (view.grid && old.generation !== state.generation && !state.diagnostics) {
     refreshGrid();
   }
+  // No picture yet: while the recipe has errors none is coming (the diagnostics say why); once
+  // they are fixed one is.
+  if (!view.grid && !view.frame && !$("viewer").classList.contains("failed")) $("viewer").classList.toggle("loading", !state.diagnostics);
   // While the recipe has errors, the stages and params of the last good state stay.
   if (first || !state.diagnostics) {
     drawParams(state.params);
@@ -69,10 +72,14 @@ function showMode() {
   const photo = view.state.photos[view.photo];
   $("photo-name").textContent = view.grid ? `${view.state.photos.length} photos` : (photo ? photo.name : "");
   if (!view.grid) {
+    clearPictures("loading");
+    setStatus("rendering…");
+    $("region").hidden = true;
+    view.region = null;
     $("before").src = api(`/api/photo/${view.photo}/before.jpg`);
     view.upTo = null;
-    drawStages(view.state.stages);
-  }
+  } else setStatus("");
+  drawStages(view.state.stages);
   sendView();
 }
 
@@ -89,6 +96,7 @@ function drawParams(params) {
       div.className = "param";
       div.dataset.name = p.name;
       div.innerHTML = `<label><span></span><input type="text" spellcheck="false"></label>` +
+        `<div class="field-error" role="alert" hidden></div>` +
         (p.min !== undefined ? `<input type="range">` : "") + `<div class="doc"></div>`;
       div.querySelector("span").textContent = p.name + (p.unit ? ` (${p.unit})` : "");
       div.querySelector(".doc").textContent = (p.doc || "") + (p.usedBy ? ` — ${p.usedBy}` : "");
@@ -97,9 +105,16 @@ function drawParams(params) {
       if (range) {
         range.min = p.min; range.max = p.max;
         range.step = p.step || ((p.max - p.min) / 1000);
-        range.addEventListener("input", () => { field.value = range.value; sendParam(p.name, range.value); });
+        range.addEventListener("input", () => { field.value = range.value; fieldError(div, null); sendParam(p.name, range.value); });
       }
-      field.addEventListener("change", () => { if (range) range.value = field.value; sendParam(p.name, field.value); });
+      field.addEventListener("change", () => {
+        const text = field.value.trim();
+        // A slider given a non-number jumps to its middle: such a value is refused here, not sent.
+        if (range && text !== "" && !numberPattern.test(text)) { fieldError(div, `“${text}” is not a number`); return; }
+        fieldError(div, null);
+        if (range) range.value = text === "" ? currentParam(p.name).default : parseFloat(text);
+        sendParam(p.name, text);
+      });
       box.appendChild(div);
     }
   }
@@ -109,9 +124,19 @@ function drawParams(params) {
     div.classList.toggle("changed", p.value !== null);
     const field = div.querySelector("input[type=text]");
     const range = div.querySelector("input[type=range]");
-    if (document.activeElement !== field) field.value = value;
+    if (document.activeElement !== field) { field.value = value; fieldError(div, null); }
     if (range && document.activeElement !== range) range.value = value;
   }
+}
+
+// A number, perhaps with a unit after it (`1.5`, `-2`, `.5`, `1e3`, `90deg`); the server checks the rest.
+const numberPattern = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[A-Za-z%]*$/;
+function currentParam(name) { return view.state.params.find((q) => q.name === name) || { default: "" }; }
+function fieldError(div, text) {
+  const error = div.querySelector(".field-error");
+  error.textContent = text || "";
+  error.hidden = !text;
+  div.querySelector("input[type=text]").setAttribute("aria-invalid", text ? "true" : "false");
 }
 
 // Slider moves are sent at most once per frame; the server supersedes older renders anyway.
@@ -146,15 +171,22 @@ function drawStages(stages) {
     li.classList.toggle("off", s.off);
     li.classList.toggle("disabled", !s.enabled);
     li.classList.toggle("selected", view.upTo === s.index);
-    const img = document.createElement("img");
-    img.alt = `after stage ${s.index}`;
-    img.loading = "lazy";
-    if (!view.grid) img.src = api(`/api/photo/${view.photo}/stage-${s.index}.jpg`, `&g=${g}`);
+    // The grid shows many photos: the strip lists the stages (their toggles apply to every tile)
+    // without thumbnails, which are of one photo.
+    li.classList.toggle("bare", view.grid);
+    if (!view.grid) {
+      const img = document.createElement("img");
+      img.alt = `after stage ${s.index}`;
+      img.loading = "lazy";
+      img.addEventListener("error", () => img.classList.add("failed"));
+      img.src = api(`/api/photo/${view.photo}/stage-${s.index}.jpg`, `&g=${g}`);
+      li.append(img);
+    }
     const label = document.createElement("div");
     label.innerHTML = `<div class="op"></div><div class="line"></div>`;
     label.querySelector(".op").textContent = (s.index ? `${s.index}. ` : "") + (s.op || "?") + (s.id ? ` (${s.id})` : "");
     label.querySelector(".line").textContent = s.line ? `line ${s.line}` + (s.enabled ? "" : ", enabled: false in the file") : "before the recipe";
-    li.append(img, label);
+    li.append(label);
     if (s.index > 0) {
       const toggle = document.createElement("input");
       toggle.type = "checkbox";
@@ -184,11 +216,30 @@ $("all-stages").addEventListener("click", () => selectStage(null));
 
 // ---- pictures
 function applyFrame(frame) {
-  if (frame.photo !== view.photo) return;
+  if (frame.photo !== view.photo || view.grid) return;
+  const old = view.frame;
   view.frame = frame;
+  $("viewer").classList.remove("failed");
   if (!view.state || !view.state.diagnostics) showMessage(frame.warnings.length ? frame.warnings.join("\n") : null);
   setStatus(`render ${frame.milliseconds} ms · ${frame.width}×${frame.height}`);
   showAfter();
+  // An open 1:1 view shows the same region of the new render.
+  if (view.region && !$("region").hidden && (!old || old.generation !== frame.generation)) showRegion();
+}
+
+// Before a photo's first picture, or when it cannot be rendered: nothing of the last photo stays
+// (its picture, its render time); `why` is "loading" (the indicator shows) or "failed".
+function clearPictures(why) {
+  for (const id of ["before", "after"]) { $(id).removeAttribute("src"); $(id).classList.add("pending"); }
+  $("clipping").hidden = true;
+  $("viewer").classList.toggle("loading", why === "loading");
+  $("viewer").classList.toggle("failed", why === "failed");
+}
+function showFailure(message) {
+  view.frame = null;
+  clearPictures("failed");
+  setStatus("no picture");
+  showMessage(message);
 }
 
 function showAfter() {
@@ -199,21 +250,39 @@ function showAfter() {
 }
 
 $("after").addEventListener("load", () => {
+  $("after").classList.remove("pending");
+  $("viewer").classList.remove("loading");
+  $("clipping").hidden = !$("clipping-toggle").checked;
   window.previewLoads.push({ src: $("after").getAttribute("src"), at: performance.timeOrigin + performance.now() });
   layoutSplit();
   if (!$("histogram-panel").hidden || $("clipping-toggle").checked) analyse();
 });
 $("after").addEventListener("error", async () => {
+  if (!$("after").getAttribute("src")) return;
   const r = await fetch($("after").src);
   if (!r.ok) showMessage(await r.text());
 });
-$("before").addEventListener("load", layoutSplit);
+$("before").addEventListener("load", () => { $("before").classList.remove("pending"); layoutSplit(); });
+$("before").addEventListener("error", () => $("before").classList.add("pending"));
+
+// The split lays the after over the before only when they are the same picture's pixels: a
+// recipe that changes the size or shape (a crop, a straighten, a resize) is shown side by side,
+// each whole, since a before of another shape cannot line up with it.
+function sameFrame() {
+  const b = $("before"), a = $("after");
+  if (b.naturalWidth && a.naturalWidth && (b.naturalWidth !== a.naturalWidth || b.naturalHeight !== a.naturalHeight)) return false;
+  const f = view.frame;
+  if (view.upTo !== null || !f || !f.sourceWidth) return true;
+  return f.fullWidth === f.sourceWidth && f.fullHeight === f.sourceHeight;
+}
 
 function layoutSplit() {
+  const side = !sameFrame();
+  $("viewer").classList.toggle("side", side);
   const rect = $("after").getBoundingClientRect();
   const box = $("viewer").getBoundingClientRect();
-  const x = rect.left - box.left + rect.width * view.split;
-  $("after-clip").style.clipPath = `inset(0 0 0 ${x}px)`;
+  const x = side ? box.width / 2 : rect.left - box.left + rect.width * view.split;
+  $("after-clip").style.clipPath = side ? "none" : `inset(0 0 0 ${x}px)`;
   $("divider").style.left = `${x}px`;
   const c = $("clipping");
   c.style.left = `${rect.left - box.left}px`; c.style.top = `${rect.top - box.top}px`;
@@ -265,23 +334,37 @@ $("clipping-toggle").addEventListener("change", () => { $("clipping").hidden = !
 
 // ---- 1:1 region at full resolution
 $("zoom-toggle").addEventListener("change", () => $("viewer").classList.toggle("zoom", $("zoom-toggle").checked));
-$("viewer").addEventListener("click", async (event) => {
+$("viewer").addEventListener("click", (event) => {
   if (!$("zoom-toggle").checked || !view.frame) return;
   const rect = $("after").getBoundingClientRect();
   const fx = (event.clientX - rect.left) / rect.width, fy = (event.clientY - rect.top) / rect.height;
   if (fx < 0 || fx > 1 || fy < 0 || fy > 1) return;
-  const fullW = view.frame.fullWidth || view.frame.width, fullH = view.frame.fullHeight || view.frame.height;
+  view.region = { photo: view.photo, fx, fy, asked: 0 };
+  showRegion();
+});
+// Renders the region the page last asked for from the current frame (again after each new frame:
+// a save, a slider); an answer older than the last question is dropped.
+async function showRegion() {
+  const region = view.region, frame = view.frame;
+  if (!region || !frame || region.photo !== view.photo) return;
+  const asked = ++region.asked;
+  const fullW = frame.fullWidth || frame.width, fullH = frame.fullHeight || frame.height;
   const w = Math.min(fullW, 800), h = Math.min(fullH, 500);
-  const x = Math.max(0, Math.min(fullW - w, Math.round(fx * fullW - w / 2)));
-  const y = Math.max(0, Math.min(fullH - h, Math.round(fy * fullH - h / 2)));
+  const x = Math.max(0, Math.min(fullW - w, Math.round(region.fx * fullW - w / 2)));
+  const y = Math.max(0, Math.min(fullH - h, Math.round(region.fy * fullH - h / 2)));
   $("region").hidden = false;
   $("region-note").textContent = `rendering ${w}×${h} at (${x}, ${y}) of ${fullW}×${fullH}…`;
-  const r = await fetch(api(`/api/photo/${view.photo}/region.jpg`, `&x=${x}&y=${y}&w=${w}&h=${h}`));
+  const r = await fetch(api(`/api/photo/${region.photo}/region.jpg`, `&x=${x}&y=${y}&w=${w}&h=${h}`));
+  if (view.region !== region || region.asked !== asked) return;
   if (!r.ok) { $("region-note").textContent = await r.text(); return; }
-  $("region-image").src = URL.createObjectURL(await r.blob());
+  const blob = await r.blob();
+  if (view.region !== region || region.asked !== asked) return;
+  const old = $("region-image").src;
+  $("region-image").src = URL.createObjectURL(blob);
+  if (old.startsWith("blob:")) URL.revokeObjectURL(old);
   $("region-note").textContent = `1:1, ${w}×${h} at (${x}, ${y}) of ${fullW}×${fullH}, ${r.headers.get("X-Render-Milliseconds")} ms: ${r.headers.get("X-Render-Note") || ""}`;
-});
-$("region-close").addEventListener("click", () => { $("region").hidden = true; });
+}
+$("region-close").addEventListener("click", () => { $("region").hidden = true; view.region = null; });
 
 // ---- folder mode: a grid of thumbnails, rendered lazily as they come into view
 const tileObserver = new IntersectionObserver((entries) => {
