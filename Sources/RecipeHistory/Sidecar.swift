@@ -4,8 +4,9 @@ import RecipeLanguage
 
 /// A photo's adjustment data in our format: the recipe `<photo file name>.recipe.yaml` beside
 /// it, with `original:` binding it to the photo's bytes and `base:` stages for frozen foreign
-/// layers. Edits are made to the canonical text (`recipe fmt`'s form), so comments a person
-/// wrote survive every tool:
+/// layers. Edits are made to the canonical text (`recipe fmt`'s form); `save` writes them into
+/// the file's own text (`FormatPreservingWrite`), so a sidecar a person has edited keeps its
+/// indents, spellings and comments and gains or loses only the lines of what changed:
 ///
 /// ```swift
 /// var sidecar = try Sidecar.load(Sidecar.path(forPhoto: "IMG_0001.JPG"))
@@ -31,12 +32,14 @@ public struct Sidecar: Sendable {
     }
 
     public let path: String
-    /// The canonical text.
+    /// The text edits are made to: the file as read until the first edit, canonical from then on.
     public private(set) var text: String
     /// The text, checked.
     public private(set) var checked: CheckedRecipe
     /// What the file held when this sidecar was read; `save` writes only over that.
     var found: Found = .unchecked
+    /// The file's text as read, which `save` edits rather than replaces (nil: a new sidecar).
+    var asRead: SourceFile?
 
     /// The file at `path` as this sidecar found it.
     enum Found: Sendable {
@@ -81,6 +84,7 @@ public struct Sidecar: Sendable {
         let text = String(decoding: bytes, as: UTF8.self)
         var sidecar = Sidecar(path: path, text: text, checked: check(text, path: path))
         sidecar.found = .sha256(ContentHash.bytes(bytes))
+        sidecar.asRead = SourceFile(path: path, bytes: bytes)
         return sidecar
     }
 
@@ -95,6 +99,7 @@ public struct Sidecar: Sendable {
     public func moved(to newPath: String) throws -> Sidecar {
         var moved = Sidecar(path: newPath, text: text, checked: Sidecar.check(text, path: newPath))
         moved.found = .absent
+        moved.asRead = asRead
         return moved
     }
 
@@ -104,7 +109,14 @@ public struct Sidecar: Sendable {
     /// editor's save), so an edit made meanwhile is never overwritten: the command fails instead.
     public func save() throws {
         try checkUnchanged()
-        try Paths.writeAtomically(path, Array(text.utf8))
+        try Paths.writeAtomically(path, Array(written.text.utf8))
+    }
+
+    /// What `save` writes: the edits made since the file was read, in the file's own text (only
+    /// what changed is edited; `note` says when the canonical text is written instead).
+    public var written: FormatPreservingWrite {
+        guard let asRead, Array(text.utf8) != asRead.bytes else { return FormatPreservingWrite(text: text, note: nil) }
+        return FormatPreservingWrite.write(text, over: asRead)
     }
 
     /// Throws when the file is no longer what this sidecar was read from.
@@ -171,8 +183,16 @@ public struct Sidecar: Sendable {
 
     mutating func canonicalise() throws { try replace(with: text, what: "the sidecar") }
 
+    /// Puts the text as read in the canonical form before the first edit, so the line edits below
+    /// find stages where `recipe fmt` puts them whatever the file's own indents (`save` writes the
+    /// result back into the file's own text).
+    mutating func editable() throws {
+        if let asRead, Array(text.utf8) == asRead.bytes { try canonicalise() }
+    }
+
     /// Binds the sidecar to an original (replacing any earlier binding).
     public mutating func bind(to original: OriginalBinding) throws {
+        try editable()
         var lines = lines().filter { !$0.hasPrefix("original:") }
         let at = lines.firstIndex { $0.hasPrefix("params:") || $0.hasPrefix("stages:") } ?? lines.count
         lines.insert(SidecarText.original(original), at: at)
@@ -182,6 +202,7 @@ public struct Sidecar: Sendable {
     /// Appends stage items (each "  - …" text at list indent 2, ending with a newline).
     public mutating func append(stages items: [String], what: String = "the new stages") throws {
         guard !items.isEmpty else { return }
+        try editable()
         var t = lines().map { $0 == "stages: []" ? "stages:" : $0 }.joined(separator: "\n")
         if !t.hasSuffix("\n") { t += "\n" }
         t += items.joined()
@@ -191,6 +212,7 @@ public struct Sidecar: Sendable {
     /// Adds `params:` entries ("  name: {default: …}" lines) from an added recipe.
     mutating func append(params entries: [String]) throws {
         guard !entries.isEmpty else { return }
+        try editable()
         var lines = lines()
         if let p = lines.firstIndex(where: { $0.hasPrefix("params:") }) {
             if lines[p] == "params: {}" { lines[p] = "params:" }
@@ -206,6 +228,7 @@ public struct Sidecar: Sendable {
 
     /// Removes a stage (1-based list position), with the comments above it.
     public mutating func remove(stage index: Int) throws {
+        try editable()
         let (start, end) = try block(of: index)
         var lines = lines()
         lines.removeSubrange(start..<end)
@@ -221,6 +244,7 @@ public struct Sidecar: Sendable {
     /// Stages are the last top-level key of the canonical text, so this is one cut.
     public mutating func keepFirst(_ count: Int) throws {
         guard count < checked.stages.count else { return }
+        try editable()
         let end = count > 0 ? try block(of: count).1 : try block(of: 1).0
         var kept = Array(lines()[..<end])
         if count == 0, let s = kept.firstIndex(where: { $0.hasPrefix("stages:") }) { kept[s] = "stages: []" }
@@ -229,6 +253,7 @@ public struct Sidecar: Sendable {
 
     /// Turns a stage on or off with its one `enabled:` line.
     public mutating func setEnabled(_ enabled: Bool, stage index: Int) throws {
+        try editable()
         let (_, end) = try block(of: index)
         var lines = lines()
         let first = try firstLine(of: index)

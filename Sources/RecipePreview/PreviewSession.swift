@@ -375,14 +375,15 @@ package actor PreviewSession {
 
     // MARK: writing params back
 
-    /// Writes the page's param values into the recipe as its new defaults, through the canonical
-    /// formatter (`recipe fmt`'s printer: comments kept), atomically. The watcher then sees the
-    /// save like any other. Returns what was written, or throws with the reason.
+    /// Writes the page's param values into the recipe as its new defaults, atomically: only the
+    /// `default:` value tokens change (`SourceEditor`), every other byte stays as the author wrote
+    /// it. The watcher then sees the save like any other. Returns what was written, or throws
+    /// with the reason.
     package func writeParams() throws -> [String] {
         guard let text else { throw PreviewError("\(recipePath) cannot be read") }
         let checked = renderer.check(text)
         guard !checked.hasErrors else { throw PreviewError("the recipe has errors; fix them first") }
-        var edits: [(range: Range<Int>, value: String)] = []
+        var editor = SourceEditor(checked.file)
         var written: [String] = []
         for knob in checked.knobs {
             guard let value = overrides[knob.name] else { continue }
@@ -391,20 +392,16 @@ package actor PreviewSession {
             }
             let node = knob.value.mapping?.first(where: { $0.key.scalar == "default" })?.value ?? knob.value
             guard node.scalar != nil else { throw PreviewError("the default of \(knob.name) is not a single value") }
-            edits.append((node.range.start.offset..<node.range.end.offset, value))
+            editor.replace(node.range, with: value)
             written.append("\(knob.name): \(value)")
         }
-        guard !edits.isEmpty else { return [] }
-        var bytes = Array(text.utf8)
-        for edit in edits.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
-            bytes.replaceSubrange(edit.range, with: Array(edit.value.utf8))
-        }
-        let edited = renderer.check(String(decoding: bytes, as: UTF8.self))
-        guard !edited.hasErrors, let canonical = RecipePrinter.format(edited) else {
+        guard !editor.isEmpty, let editedText = editor.apply() else { return [] }
+        let edited = renderer.check(editedText)
+        guard !edited.hasErrors else {
             throw PreviewError("the new defaults do not check:\n" + PreviewRenderer.diagnosticsText(edited))
         }
         do {
-            try TextOutput.replace(recipePath, with: canonical, ifStill: Array(text.utf8))
+            try TextOutput.replace(recipePath, with: editedText, ifStill: Array(text.utf8))
         } catch {
             // Saved in an editor since the page last read it: show that text, keep the sliders.
             recipeMayHaveChanged()

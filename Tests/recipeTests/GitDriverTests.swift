@@ -184,7 +184,8 @@ struct GitDriverTests {
         let merge = try repo.run(["merge", "--no-edit", "theirs"], allowFailure: true)
         #expect(merge.status == 0, "git merge failed: \(String(decoding: merge.stdout, as: UTF8.self))\(merge.stderr)")
         let merged = try repo.read("look.recipe.yaml")
-        let expected = Self.header + "  - exposure: 0.5  # brighter\n  - sepia: 0.6\n  - vignette: 0.3\n  - blur: 2px\n"
+        // Ours' own text (`{ev: 0.5}` as ours wrote it) with theirs' two changes edited in.
+        let expected = Self.header + "  - exposure: {ev: 0.5}  # brighter\n  - sepia: 0.6\n  - vignette: 0.3\n  - blur: 2px\n"
         #expect(merged == expected)
         let check = try ExternalTool.run(TestPaths.recipeBinary, ["check", repo.work.appendingPathComponent("look.recipe.yaml").path])
         #expect(check.status == 0, "\(check.stderr)")
@@ -203,7 +204,8 @@ struct GitDriverTests {
         let status = String(decoding: try repo.run(["status", "--porcelain"]).stdout, as: UTF8.self)
         #expect(status.contains("UU look.recipe.yaml"))
         let merged = try repo.read("look.recipe.yaml")
-        let expected = Self.header + "  # brighter\n  - exposure:\n      ev: {conflict: {ours: 0.5, theirs: 0.7, base: 0.3}}\n  - sepia: 0.4\n  - vignette: 0.3\n"
+        // Only the conflicting value is replaced; its comment stays on its line.
+        let expected = Self.header + "  - exposure: {conflict: {ours: 0.5, theirs: 0.7, base: 0.3}}  # brighter\n  - sepia: 0.4\n  - vignette: 0.3\n"
         #expect(merged == expected)
         #expect(!merged.contains("<<<<<<<"))
         // Valid YAML: check reads it and reports the conflict (R225), nothing else.

@@ -95,7 +95,7 @@ struct LanguageCommandTests: CLITest {
         #expect(check.status != 0 && said.contains("R220"), "\(said)")
     }
 
-    @Test("migrate rewrites a 1.0 recipe to 1.2 as a visible diff; --check lists it first; a 1.1 file with nothing to migrate is left alone")
+    @Test("migrate rewrites a 1.0 recipe to 1.2 as a visible diff of the migrated spans only; --check lists it first; a 1.1 file with nothing to migrate is left alone")
     func migrate() throws {
         let old = "format: dev.recipe.edit\nversion: 1.0\nstages:\n  - vignette: {intensity: 0.8}\n"
         let dir = try folder(["old.recipe.yaml": old])
@@ -105,7 +105,7 @@ struct LanguageCommandTests: CLITest {
         let r = try recipe(["migrate", path])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("1.0 → 1.2"))
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "format: dev.recipe.edit\nversion: 1.2\nstages:\n  - vignette: 0.8\n")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "format: dev.recipe.edit\nversion: 1.2\nstages:\n  - vignette: {amount: 0.8}\n")
         #expect(try recipe(["migrate", "--check", path]).status == 0)
         // 1.1 → 1.2 only added `develop`: a 1.1 file without it is current enough; one with it moves its version.
         let plain = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - exposure: 0.3\n"

@@ -97,6 +97,29 @@ public struct RecipeDocument: Sendable {
         }
     }
 
+    /// Whether two documents mean the same: the same header values and knobs, the same stages in
+    /// the same order (formatting, comments, key order and shorthand do not count). The check a
+    /// tool that edits a file in place makes of its result against what it meant to write.
+    public func means(_ other: RecipeDocument) -> Bool {
+        func header(_ d: RecipeDocument) -> [String] { d.header.map { $0.name + "\u{1}" + $0.value.key }.sorted() }
+        func knobs(_ d: RecipeDocument) -> [String] { d.knobs.map { $0.name + "\u{1}" + $0.value.key } }
+        return header(self) == header(other) && knobs(self) == knobs(other)
+            && stages.count == other.stages.count && zip(stages, other.stages).allSatisfy { $0.same($1) }
+    }
+
+    /// Whether `text` checks and means what `self` means.
+    func isMeant(by text: String) -> Bool {
+        guard let document = try? RecipeDocument.parse(SourceFile(path: path, text: text)) else { return false }
+        return means(document)
+    }
+
+    /// The file at `path` as written (nil when it cannot be read, and for `/dev/null`): the text
+    /// a merge edits in place.
+    public static func source(path: String) -> SourceFile? {
+        guard path != "/dev/null", case .success(let bytes) = RecipeChecker.readFile(path, limit: options.limits.maxBytes) else { return nil }
+        return SourceFile(path: path, bytes: bytes)
+    }
+
     /// Checks `file` and builds its document; see `load`. A blank file (`/dev/null`, git's base
     /// of a file both sides added) is the empty document.
     public static func parse(_ file: SourceFile, canonical: Bool = false) throws(Failure) -> RecipeDocument {

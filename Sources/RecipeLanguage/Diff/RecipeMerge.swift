@@ -17,8 +17,13 @@ import RecipeCore
 ///   - vignette: 0.3
 /// ```
 ///
-/// Pieces taken whole from one side keep their comments; the result is in `recipe fmt`'s form
-/// when it checks clean.
+/// Given ours' own text (`oursText`), the result is that text with only what theirs changed
+/// edited in (`FormatPreservingWrite`): a value token replaced, a stage or key inserted in the
+/// style of its neighbours or deleted with its lines, a conflict marker in place of the one
+/// conflicting value; indents, quoting, number spellings, comments and blank lines stay as ours
+/// wrote them. Without it, or when an edit in place is not clear or does not read back as the
+/// merge means (checked against the merge written afresh), the result is in `recipe fmt`'s form
+/// when it checks clean, with a note saying so.
 public struct RecipeMerge: Sendable {
     /// The merged recipe.
     public private(set) var text = ""
@@ -34,11 +39,17 @@ public struct RecipeMerge: Sendable {
     public var isClean: Bool { conflicts.isEmpty && problems.isEmpty }
 
     let base: RecipeDocument, ours: RecipeDocument, theirs: RecipeDocument
+    /// The merged recipe as a document (conflicting values hold their markers), which the edit
+    /// in place of ours' text aims at.
+    var target: RecipeDocument
 
-    public init(base: RecipeDocument, ours: RecipeDocument, theirs: RecipeDocument) {
+    /// Merges the three documents; with `oursText` (ours' file as written) the result keeps that
+    /// text and edits in only what the merge changes.
+    public init(base: RecipeDocument, ours: RecipeDocument, theirs: RecipeDocument, oursText: SourceFile? = nil) {
         self.base = base
         self.ours = ours
         self.theirs = theirs
+        self.target = RecipeDocument(path: ours.path)
         var out: [String] = []
         for key in topLevelOrder() {
             switch key {
@@ -48,7 +59,7 @@ public struct RecipeMerge: Sendable {
             }
         }
         out += ours.trailer
-        finish(out.joined(separator: "\n") + "\n")
+        finish(out.joined(separator: "\n") + "\n", oursText: oursText)
     }
 
     // MARK: - values
@@ -69,6 +80,12 @@ public struct RecipeMerge: Sendable {
     /// The conflict marker of one value; `inBase` says whether the base has the place at all.
     static func marker(_ o: RecipeDocument.Value?, _ a: RecipeDocument.Value?, _ b: RecipeDocument.Value?, inBase: Bool) -> String {
         ConflictMarker.text(ours: a?.text, theirs: b?.text, base: inBase ? .some(o?.text) : .none)
+    }
+
+    /// A conflict marker as a value of the merged document: its text is the marker, and it is
+    /// the same as no value of either side.
+    static func conflictValue(_ marker: String) -> RecipeDocument.Value {
+        RecipeDocument.Value(marker, key: "\u{2}" + marker)
     }
 
     static func describe(_ o: RecipeDocument.Value?, _ a: RecipeDocument.Value?, _ b: RecipeDocument.Value?, inBase: Bool) -> String {
@@ -93,11 +110,17 @@ public struct RecipeMerge: Sendable {
     mutating func mergeHeader(_ key: String) -> [String] {
         let (o, a, b) = (base.headerValue(key), ours.headerValue(key), theirs.headerValue(key))
         switch Self.pick(o, a, b) {
-        case .ours: return Self.lines(ours.header.first { $0.name == key }, key: key)
-        case .theirs: return Self.lines(theirs.header.first { $0.name == key }, key: key)
+        case .ours:
+            target.header += ours.header.filter { $0.name == key }
+            return Self.lines(ours.header.first { $0.name == key }, key: key)
+        case .theirs:
+            target.header += theirs.header.filter { $0.name == key }
+            return Self.lines(theirs.header.first { $0.name == key }, key: key)
         case .conflict:
             conflicts.append("`\(key)`: " + Self.describe(o, a, b, inBase: o != nil))
-            return ["\(key): " + Self.marker(o, a, b, inBase: o != nil)]
+            let marker = Self.marker(o, a, b, inBase: o != nil)
+            target.header.append(.init(name: key, value: Self.conflictValue(marker)))
+            return ["\(key): " + marker]
         }
     }
 
@@ -113,11 +136,17 @@ public struct RecipeMerge: Sendable {
         for name in RecipeDiff.union(RecipeDiff.union(ours.knobs.map(\.name), theirs.knobs.map(\.name)), base.knobs.map(\.name)) {
             let (o, a, b) = (base.knob(name), ours.knob(name), theirs.knob(name))
             switch Self.pick(o, a, b) {
-            case .ours: body += Self.lines(ours.knobs.first { $0.name == name }, key: name, indent: "  ")
-            case .theirs: body += Self.lines(theirs.knobs.first { $0.name == name }, key: name, indent: "  ")
+            case .ours:
+                target.knobs += ours.knobs.filter { $0.name == name }
+                body += Self.lines(ours.knobs.first { $0.name == name }, key: name, indent: "  ")
+            case .theirs:
+                target.knobs += theirs.knobs.filter { $0.name == name }
+                body += Self.lines(theirs.knobs.first { $0.name == name }, key: name, indent: "  ")
             case .conflict:
                 conflicts.append("param `\(name)`: " + Self.describe(o, a, b, inBase: o != nil))
-                body.append("  \(name): " + Self.marker(o, a, b, inBase: o != nil))
+                let marker = Self.marker(o, a, b, inBase: o != nil)
+                target.knobs.append(.init(name: name, value: Self.conflictValue(marker)))
+                body.append("  \(name): " + marker)
             }
         }
         guard !body.isEmpty else { return [] }
@@ -204,10 +233,13 @@ public struct RecipeMerge: Sendable {
         return ours.stagesComments + [body.isEmpty ? "stages: []" : "stages:"] + body
     }
 
-    /// The lines of one merged stage (none when it is deleted).
+    /// The lines of one merged stage (none when it is deleted); the stage joins `target`.
     mutating func stageLines(_ v: Versions, number: Int) -> [String] {
         typealias Stage = RecipeDocument.Stage
-        func whole(_ s: Stage) -> [String] { s.chunk.map { [String($0.dropLast())] } ?? Self.block(s, comments: s.comments) }
+        func whole(_ s: Stage) -> [String] {
+            target.stages.append(s)
+            return s.chunk.map { [String($0.dropLast())] } ?? Self.block(s, comments: s.comments)
+        }
         guard let o = v.o else {
             switch (v.a, v.b) {
             case (let a?, let b?): return a.same(b) ? whole(a) : fieldMerge(v, a, b, number: number)
@@ -248,7 +280,7 @@ public struct RecipeMerge: Sendable {
                 case .conflict:
                     conflicted = true
                     conflicts.append("\(label): \(name.isEmpty ? "" : name + ": ")" + Self.describe(x, y, z, inBase: o != nil))
-                    fields.append(.init(name: name, value: Value(Self.marker(x, y, z, inBase: o != nil), key: "\u{2}conflict")))
+                    fields.append(.init(name: name, value: Self.conflictValue(Self.marker(x, y, z, inBase: o != nil))))
                 }
             }
             return conflicted
@@ -259,9 +291,17 @@ public struct RecipeMerge: Sendable {
         let paramConflict = merge(paramNames, { $0.param($1) }, into: &merged.params)
         if !metaConflict, !paramConflict {
             // One side's edit contained the other's: keep that side's text and comments.
-            for side in [a, b] where merged.same(side) { if let chunk = side.chunk { return [String(chunk.dropLast())] } }
+            for side in [a, b] where merged.same(side) {
+                if let chunk = side.chunk {
+                    target.stages.append(side)
+                    return [String(chunk.dropLast())]
+                }
+            }
         }
-        return Self.block(merged, comments: a.comments, blockParams: paramConflict)
+        let lines = Self.block(merged, comments: a.comments, blockParams: paramConflict)
+        merged.chunk = nil
+        target.stages.append(merged)
+        return lines
     }
 
     /// Deleted on one side and changed on the other, or changed into different ops: the whole
@@ -278,6 +318,8 @@ public struct RecipeMerge: Sendable {
         lines.append("      ours: \(v.a?.flowText ?? "null")")
         lines.append("      theirs: \(v.b?.flowText ?? "null")")
         if let o = v.o { lines.append("      base: \(o.flowText)") }
+        target.stages.append(RecipeDocument.Stage(id: nil, kind: ConflictMarker.key, isKnownOp: false, meta: [], params: [],
+                                                  chunk: lines.joined(separator: "\n") + "\n", comments: []))
         return lines
     }
 
@@ -306,15 +348,31 @@ public struct RecipeMerge: Sendable {
 
     // MARK: - the result
 
-    /// Puts a clean result in `recipe fmt`'s form; keeps a conflicted one as written.
-    mutating func finish(_ merged: String) {
+    /// Puts a clean result in `recipe fmt`'s form; keeps a conflicted one as written. Then,
+    /// given ours' text, edits the merge into it instead, when that reads back the same.
+    mutating func finish(_ merged: String, oursText: SourceFile?) {
         let file = SourceFile(path: ours.path, text: merged)
         let (checked, errors) = RecipeDocument.validate(file)
         if !checked.hasErrors, let canonical = RecipeDocument.canonicalText(checked) {
             text = canonical
-            return
+        } else {
+            text = merged
+            if conflicts.isEmpty { problems = errors }
         }
-        text = merged
-        if conflicts.isEmpty { problems = errors }
+        guard let oursText, problems.isEmpty else { return }
+        let afresh = text, path = ours.path, clean = conflicts.isEmpty
+        let write = FormatPreservingWrite.write(target, over: oursText, fallback: afresh) { edited in
+            // Ours' text edited means what the merge written afresh means; with conflicts, resolved
+            // to either side.
+            let sides: [String?] = clean ? [nil] : ["ours", "theirs"]
+            return sides.allSatisfy { side in
+                let a = side.map { ConflictMarker.resolved(SourceFile(path: path, text: edited), side: $0) } ?? edited
+                let b = side.map { ConflictMarker.resolved(SourceFile(path: path, text: afresh), side: $0) } ?? afresh
+                guard let a, let b, let meant = try? RecipeDocument.parse(SourceFile(path: path, text: b)) else { return false }
+                return meant.isMeant(by: a)
+            }
+        }
+        text = write.text
+        if let note = write.note { notes.append(note) }
     }
 }

@@ -9,7 +9,9 @@ struct MergeFile: ParsableCommand {
         abstract: "Merge two edits of a recipe three-way, stage by stage and parameter by parameter.",
         discussion: """
         BASE is the common ancestor, OURS and THEIRS the two edits. The result replaces OURS (as \
-        `git merge-file` does; -p prints it instead), in the canonical form. A change made on one \
+        `git merge-file` does; -p prints it instead): OURS' own text with only what the merge \
+        changes edited in, so its indents, quoting, number spellings and comments stay (where an \
+        edit in place is not clear, the canonical form is written and a warning says so). A change made on one \
         side is taken, the same change on both sides once; stages both sides added are both kept. \
         A value changed differently on both sides, or a stage deleted on one side and changed on \
         the other, is written as `{conflict: {ours: …, theirs: …, base: …}}` in its place (still \
@@ -41,7 +43,8 @@ struct MergeFile: ParsableCommand {
             Diff.report(error)
             throw CommandFailure.usage
         }
-        let merge = RecipeMerge(base: documents[0], ours: documents[1], theirs: documents[2])
+        let merge = RecipeMerge(base: documents[0], ours: documents[1], theirs: documents[2],
+                                oursText: RecipeDocument.source(path: ours))
         if toStdout {
             print(merge.text, terminator: "")
         } else {

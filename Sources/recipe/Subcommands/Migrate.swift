@@ -47,7 +47,9 @@ struct Migrate: ParsableCommand {
                 print(path)
                 continue
             }
-            guard let text = RecipePrinter.migrated(checked) else { continue }
+            guard let write = MigrationEdit.migrated(checked) else { continue }
+            let text = write.text
+            if let note = write.note { Console.warning(note) }
             if toStdout {
                 print(text, terminator: "")
                 continue

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The commands that write into a recipe a person keeps change only what they mean to change:
+/// `merge-file`, `edit --stage`, `revert`, `migrate`, run as a user runs them.
+@Suite("format-preserving writes: merge-file, edit, revert, migrate")
+struct FormatPreservingCommandTests: CLITest {
+    /// The lines only `a` has and the lines only `b` has.
+    static func changed(_ a: String, _ b: String) -> (removed: [String], added: [String]) {
+        let x = a.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let y = b.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var prefix = 0
+        while prefix < min(x.count, y.count), x[prefix] == y[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < min(x.count, y.count) - prefix, x[x.count - 1 - suffix] == y[y.count - 1 - suffix] { suffix += 1 }
+        return (Array(x[prefix..<(x.count - suffix)]), Array(y[prefix..<(y.count - suffix)]))
+    }
+
+    static let base = """
+        # A look, formatted by hand.
+        format: dev.recipe.edit
+        version: 1.2
+        params:
+            warmth: {default: 5200, doc: "colour temperature"}
+
+        stages:
+            - exposure: 0.30            # stops
+            - white-balance: {temp: $warmth}
+            - saturation:
+                  amount: 0.90          # punchy
+            - vignette: {amount: 0.2, radius: 1.2}
+
+        """
+
+    /// Writes `base`, ours and theirs into `dir` and runs `recipe merge-file` on them.
+    func mergeFile(in dir: String, ours: String, theirs: String, options: [String] = []) throws -> ToolResult {
+        try write(Self.base, dir + "/base.recipe.yaml")
+        try write(ours, dir + "/ours.recipe.yaml")
+        try write(theirs, dir + "/theirs.recipe.yaml")
+        return try recipe(["merge-file"] + options + [dir + "/base.recipe.yaml", dir + "/ours.recipe.yaml", dir + "/theirs.recipe.yaml"])
+    }
+
+    @Test("merge-file on a hand-formatted recipe: ours changed one exposure, theirs one saturation; the result is ours with one line changed")
+    func mergeKeepsOursText() throws {
+        let dir = TestPaths.temporaryDirectory("fmt-merge").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let ours = Self.base.replacingOccurrences(of: "exposure: 0.30 ", with: "exposure: 0.45 ")
+        let theirs = Self.base.replacingOccurrences(of: "amount: 0.90", with: "amount: 0.8")
+        let r = try mergeFile(in: dir, ours: ours, theirs: theirs)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.isEmpty, "no warning: \(r.stderr)")
+        let merged = try String(contentsOfFile: dir + "/ours.recipe.yaml", encoding: .utf8)
+        #expect(merged == ours.replacingOccurrences(of: "amount: 0.90", with: "amount: 0.8"), "\(merged)")
+        let diff = Self.changed(ours, merged)
+        #expect(diff.removed == ["          amount: 0.90          # punchy"] && diff.added == ["          amount: 0.8          # punchy"], "\(diff)")
+        _ = try ok(["check", dir + "/ours.recipe.yaml"])
+    }
+
+    @Test("merge-file with a true conflict marks only that value and leaves the rest of ours' text")
+    func conflictMarksOneValue() throws {
+        let dir = TestPaths.temporaryDirectory("fmt-conflict").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let ours = Self.base.replacingOccurrences(of: "radius: 1.2}", with: "radius: 1.5}")
+        let theirs = Self.base.replacingOccurrences(of: "radius: 1.2}", with: "radius: 0.9}")
+        let r = try mergeFile(in: dir, ours: ours, theirs: theirs, options: ["-p"])
+        #expect(r.status == 1, "conflicts exit 1: \(r.stderr)")
+        let merged = String(decoding: r.stdout, as: UTF8.self)
+        let diff = Self.changed(ours, merged)
+        #expect(diff.removed == ["    - vignette: {amount: 0.2, radius: 1.5}"], "\(merged)")
+        #expect(diff.added == ["    - vignette: {amount: 0.2, radius: {conflict: {ours: 1.5, theirs: 0.9, base: 1.2}}}"], "\(merged)")
+    }
+
+    @Test("edit --stage on a hand-edited sidecar adds lines and changes none; revert removes them again; relink changes only `original:`")
+    func editAndRevertKeepTheSidecarsText() throws {
+        let dir = TestPaths.temporaryDirectory("fmt-edit").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let photo = dir + "/p.jpg", current = dir + "/c.png", sidecar = photo + ".recipe.yaml"
+        try FileManager.default.copyItem(atPath: TestPaths.fixture("jpeg/pil_hopper.jpg"), toPath: photo)
+        _ = try ok(["edit", photo, "--stage", "exposure: 0.3", "-o", current])
+        // A person edits it: four-space indents, a comment in a column, another on its own line.
+        let written = try String(contentsOfFile: sidecar, encoding: .utf8)
+        var inStages = false
+        var lines: [String] = ["# My edit of p.jpg."]
+        for line in written.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if inStages, !line.isEmpty { lines.append("  " + line.replacingOccurrences(of: "exposure: 0.3", with: "exposure: 0.30        # brighter")) } else { lines.append(line) }
+            if line.hasPrefix("stages:") { inStages = true; lines.append("    # the light") }
+        }
+        let hand = lines.joined(separator: "\n")
+        try write(hand, sidecar)
+        _ = try ok(["check", sidecar])
+        _ = try ok(["edit", photo, "--stage", "sepia: 0.4", "-o", current])
+        let edited = try String(contentsOfFile: sidecar, encoding: .utf8)
+        let diff = Self.changed(hand, edited)
+        #expect(diff.removed.isEmpty, "no line changed: \(diff.removed)")
+        #expect(diff.added == ["    - id: sepia", "      sepia: 0.4"], "\(edited)")
+        _ = try ok(["revert", photo, "--stage", "sepia", "-o", current])
+        #expect(try String(contentsOfFile: sidecar, encoding: .utf8) == hand, "revert gives the hand-edited text back")
+        _ = try ok(["revert", photo, "--stage", "exposure", "--disable", "-o", current])
+        let disabled = try String(contentsOfFile: sidecar, encoding: .utf8)
+        let off = Self.changed(hand, disabled)
+        #expect(off.removed.isEmpty && off.added == ["      enabled: false"], "\(disabled)")
+
+        // relink after a move, then of a replaced original: at most the `original:` line changes.
+        try FileManager.default.createDirectory(atPath: dir + "/new", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: photo, toPath: dir + "/new/q.jpg")
+        _ = try ok(["relink", dir + "/new/q.jpg", "--search", dir])
+        let moved = try String(contentsOfFile: dir + "/new/q.jpg.recipe.yaml", encoding: .utf8)
+        let relinked = Self.changed(disabled, moved)
+        #expect(relinked.removed.count <= 1 && (relinked.removed + relinked.added).allSatisfy { $0.hasPrefix("original:") }, "\(moved)")
+        try FileManager.default.removeItem(atPath: dir + "/new/q.jpg")
+        try FileManager.default.copyItem(atPath: TestPaths.fixture("jpeg/pil_iptc.jpg"), toPath: dir + "/new/q.jpg")
+        _ = try ok(["relink", dir + "/new/q.jpg", "--accept"])
+        let accepted = Self.changed(moved, try String(contentsOfFile: dir + "/new/q.jpg.recipe.yaml", encoding: .utf8))
+        #expect(accepted.removed.count == 1 && accepted.added.count == 1 && accepted.added[0].hasPrefix("original: {"), "\(accepted)")
+    }
+
+    @Test("migrate of a hand-formatted 1.0 recipe changes the version and the renamed key, nothing else")
+    func migrateChangesOnlyMigratedSpans() throws {
+        let dir = TestPaths.temporaryDirectory("fmt-migrate").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let old = "format: dev.recipe.edit\nversion: 1.0   # old\nstages:\n    - exposure: 0.30       # stops\n    - vignette:\n          intensity: 0.80  # corners\n\n    - sepia: .5\n"
+        try write(old, dir + "/old.recipe.yaml")
+        _ = try ok(["migrate", dir + "/old.recipe.yaml"])
+        let migrated = try String(contentsOfFile: dir + "/old.recipe.yaml", encoding: .utf8)
+        #expect(migrated == old.replacingOccurrences(of: "version: 1.0", with: "version: 1.2").replacingOccurrences(of: "intensity:", with: "amount:"))
+        _ = try ok(["check", dir + "/old.recipe.yaml"])
+    }
+}
