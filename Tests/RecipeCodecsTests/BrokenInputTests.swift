@@ -95,15 +95,12 @@ struct BrokenInputTests {
         }
     }
 
-    @Test("the whole broken corpus and PngSuite's x-files: no crash, hang or unnamed error (skips without corpus)")
-    func corpusSweep() {
+    @Test("the whole broken corpus and PngSuite's x-files: no crash, hang or unnamed error", Requirement.corpus)
+    func corpusSweep() throws {
         let files = TestPaths.corpusFiles("broken", extensions: ["jpg", "jpeg", "png"])
             + TestPaths.corpusFiles("broken/imagetestsuite", extensions: ["jpg"])
             + TestPaths.corpusFiles("pngsuite", extensions: ["png"]).filter { ($0 as NSString).lastPathComponent.hasPrefix("x") }
-        guard !files.isEmpty else {
-            testNote("broken-corpus sweep skipped: ../shared/corpus not found")
-            return
-        }
+        try #require(!files.isEmpty, "no broken files in the corpus")
         var counts: [String: Int] = [:]
         var table: [String] = []
         for path in files {
@@ -116,9 +113,10 @@ struct BrokenInputTests {
             table.append("  \((path as NSString).lastPathComponent): \(got)\(message.isEmpty ? "" : " — \(message.replacingOccurrences(of: path + ": ", with: ""))")")
         }
         // The tool's own bomb and truncation policy on known corpus files.
-        #expect(outcome(of: TestPaths.corpus!.appendingPathComponent("broken/jd_max_size.jpg").path).0 == .fails(.tooLarge))
-        #expect(outcome(of: TestPaths.corpus!.appendingPathComponent("broken/pil_truncated_image.png").path).0 == .fails(.damaged))
-        #expect(outcome(of: TestPaths.corpus!.appendingPathComponent("broken/jd_multiple-0xff-before-eoi.jpg").path).0 == .renders)
+        let corpus = try Requirement.corpusURL()
+        #expect(outcome(of: corpus.appendingPathComponent("broken/jd_max_size.jpg").path).0 == .fails(.tooLarge))
+        #expect(outcome(of: corpus.appendingPathComponent("broken/pil_truncated_image.png").path).0 == .fails(.damaged))
+        #expect(outcome(of: corpus.appendingPathComponent("broken/jd_multiple-0xff-before-eoi.jpg").path).0 == .renders)
         testNote("broken corpus: \(files.count) files — " + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
         print(table.joined(separator: "\n"))
     }

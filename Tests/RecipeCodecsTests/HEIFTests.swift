@@ -26,12 +26,10 @@ struct HEIFTests {
 
     static let heifFiles = TestPaths.corpusFiles("heif", extensions: ["heic", "heif", "avif"])
 
-    @Test("every corpus HEIF/AVIF decodes upright, the size libvips gives, within 3 codes of its decode (skips without corpus or vips)")
+    @Test("every corpus HEIF/AVIF decodes upright, the size libvips gives, within 3 codes of its decode", Requirement.corpus, Requirement.tool("vips"))
     func corpusMatchesVips() throws {
-        guard !Self.heifFiles.isEmpty, let vips = ExternalTool.find("vips") else {
-            testNote("HEIF corpus sweep skipped: \(Self.heifFiles.isEmpty ? "../shared/corpus not found" : "vips not installed")")
-            return
-        }
+        try #require(!Self.heifFiles.isEmpty, "no HEIF files in the corpus")
+        let vips = try Requirement.path("vips")
         let dir = TestPaths.temporaryDirectory("heif-sweep")
         defer { try? FileManager.default.removeItem(at: dir) }
         var worst = 0.0
@@ -54,14 +52,10 @@ struct HEIFTests {
         testNote("HEIF corpus: \(Self.heifFiles.count) files, worst mean difference to vips \(worst) codes")
     }
 
-    @Test("the iPhone photo keeps its Display P3 profile and EXIF; its 10-bit conformance file reads as 16-bit (skips without corpus)")
+    @Test("the iPhone photo keeps its Display P3 profile and EXIF; its 10-bit conformance file reads as 16-bit", Requirement.corpus)
     func iPhoneAndTenBit() throws {
-        guard let iphone = Self.heifFiles.first(where: { $0.hasSuffix("IMG_5195.heic") }),
-              let tenBit = Self.heifFiles.first(where: { $0.hasSuffix("nokia_MIAF002.heic") })
-        else {
-            testNote("iPhone/10-bit HEIF checks skipped: ../shared/corpus not found")
-            return
-        }
+        let iphone = try #require(Self.heifFiles.first(where: { $0.hasSuffix("IMG_5195.heic") }), "heif/IMG_5195.heic not in the corpus")
+        let tenBit = try #require(Self.heifFiles.first(where: { $0.hasSuffix("nokia_MIAF002.heic") }), "heif/nokia_MIAF002.heic not in the corpus")
         let d = try ImageDecoders.open(iphone)
         #expect(d.info.format == .heif)
         #expect(d.info.metadata.exif != nil)
@@ -71,12 +65,9 @@ struct HEIFTests {
         #expect(t.info.bitDepth == 10 && t.format.sampleType == .uint16)
     }
 
-    @Test("heif-enc's HEIC and AVIF of a PNG decode as libvips decodes them, 8-bit and 10-bit (skips without heif-enc or vips)")
+    @Test("heif-enc's HEIC and AVIF of a PNG decode as libvips decodes them, 8-bit and 10-bit", Requirement.tool("heif-enc", "vips"))
     func referenceEncoderRoundTrip() throws {
-        guard let enc = ExternalTool.find("heif-enc"), ExternalTool.find("vips") != nil else {
-            testNote("heif-enc round trip skipped: heif-enc or vips not installed")
-            return
-        }
+        let enc = try Requirement.path("heif-enc")
         let dir = TestPaths.temporaryDirectory("heif-enc")
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = TestPaths.fixture("png/basn2c08.png")
@@ -96,12 +87,9 @@ struct HEIFTests {
         }
     }
 
-    @Test("our HEIC and AVIF are read back by libvips: size, bands, depth, close to the input (skips without vips)")
+    @Test("our HEIC and AVIF are read back by libvips: size, bands, depth, close to the input", Requirement.tool("vips", "vipsheader"))
     func ourFilesReadBack() throws {
-        guard let vipsheader = ExternalTool.find("vipsheader"), ExternalTool.find("vips") != nil else {
-            testNote("HEIF write check skipped: vips not installed")
-            return
-        }
+        let vipsheader = try Requirement.path("vipsheader")
         let dir = TestPaths.temporaryDirectory("heif-write")
         defer { try? FileManager.default.removeItem(at: dir) }
         // A photograph (lossy codecs are judged on photos, not on PngSuite's synthetic gradients).

@@ -9,19 +9,14 @@ struct JPEGDecoderTests {
     static let fixtureJPEGs = ["pil_hopper.jpg", "moz_jpg-gray.jpg", "jd_restarts.jpg", "moz_jpg-progressive.jpg",
                                "ljt_testimgari.jpg", "ljt_testorig.jpg", "moz_jpg-size-15x15.jpg", "pil_iptc.jpg"]
 
-    @Test("matches djpeg bit for bit at every DCT scale", arguments: fixtureJPEGs, [1, 2, 4, 8])
+    /// Without djpeg this is skipped; `committedReferences` still checks a few against djpeg's
+    /// committed outputs.
+    @Test("matches djpeg bit for bit at every DCT scale", Requirement.tool("djpeg"), arguments: fixtureJPEGs, [1, 2, 4, 8])
     func matchesDjpeg(name: String, scale: Int) throws {
         let path = TestPaths.fixture("jpeg/\(name)")
         let (ours, _) = try decodeAll(path, scale: scale)
-        if let reference = try djpegReference(path, scale: scale) {
-            #expect(ours.maxDifference(to: reference) == 0, "\(name) at 1/\(scale) differs from djpeg by up to \(ours.maxDifference(to: reference) ?? -1)")
-        } else {
-            // No djpeg: the committed outputs (REFERENCES.md) still check a few.
-            let stem = (name as NSString).deletingPathExtension
-            let ext = ours.channels == 1 ? "pgm" : "ppm"
-            guard let committed = readNetpbm(TestPaths.fixture("jpeg-ref/\(stem).s\(scale).\(ext)")) else { return }
-            #expect(ours.maxDifference(to: committed) == 0)
-        }
+        let reference = try #require(try djpegReference(path, scale: scale), "djpeg failed on \(name)")
+        #expect(ours.maxDifference(to: reference) == 0, "\(name) at 1/\(scale) differs from djpeg by up to \(ours.maxDifference(to: reference) ?? -1)")
     }
 
     @Test("committed djpeg outputs match (works without djpeg installed)")
@@ -46,7 +41,7 @@ struct JPEGDecoderTests {
         #expect(hopper.info.width == 128 && hopper.info.height == 128 && !hopper.info.progressive)
     }
 
-    @Test("a progressive file's coefficient buffer is found and advised for huge pages; pixels unchanged")
+    @Test("a progressive file's coefficient buffer is found and advised for huge pages; pixels unchanged", Requirement.tool("djpeg"))
     func progressiveCoefficientBuffer() throws {
         // 1000×700 4:2:0: libjpeg's arrays are rounded up to whole MCUs, 126×88 luma blocks
         // (2 per MCU each way) and 63×44 per chroma component, 128 bytes per block.
@@ -83,7 +78,7 @@ struct JPEGDecoderTests {
         #expect(baseline.coefficientBufferBytes.total == 0)
         // The wrapped memory manager changes no pixel: the decode still equals djpeg's.
         for scale in [1, 2] {
-            guard let reference = try djpegReference(path, scale: scale) else { break }
+            let reference = try #require(try djpegReference(path, scale: scale), "djpeg failed")
             let (ours, _) = try decodeAll(path, scale: scale)
             #expect(ours.maxDifference(to: reference) == 0, "at 1/\(scale)")
         }
@@ -109,13 +104,10 @@ struct JPEGDecoderTests {
         #expect(mean > 20 && mean < 235, "mean sample \(mean)")
     }
 
-    @Test("every JPEG of the corpus decodes like djpeg (skips without corpus or djpeg)")
+    @Test("every JPEG of the corpus decodes like djpeg", Requirement.corpus, Requirement.tool("djpeg"))
     func corpusSweep() throws {
         let files = TestPaths.corpusFiles("photos", extensions: ["jpg", "jpeg"]) + TestPaths.corpusFiles("orientation", extensions: ["jpg"])
-        guard !files.isEmpty, ExternalTool.find("djpeg") != nil else {
-            testNote("JPEG corpus sweep skipped: \(files.isEmpty ? "../shared/corpus not found" : "djpeg not installed")")
-            return
-        }
+        try #require(!files.isEmpty, "no JPEGs in the corpus")
         var compared = 0, cmyk = 0, unsupported = 0
         for path in files {
             // (A `catch … where` pattern here crashes the Swift 6.3.1 compiler's ownership verifier.)

@@ -74,11 +74,9 @@ struct MetadataTests {
     func jpegToJPEG() throws {
         var files = [TestPaths.fixture("jpeg/pil_iptc.jpg"), TestPaths.fixture("jpeg/moz_jpg-srgb-icc.jpg"),
                      TestPaths.fixture("jpeg/pil_exif-72dpi-int.jpg")]
-        if let c = TestPaths.corpus {
+        if let c = try Requirement.corpusIfPresent(for: "JPEG → JPEG metadata") {
             files += ["photos/pil_icc_profile_big.jpg", "photos/pil_xmp_test.jpg", "photos/exif-samples_42_IndexError.jpg"]
                 .map { c.appendingPathComponent($0).path }
-        } else {
-            testNote("metadata corpus files skipped: ../shared/corpus not found")
         }
         for path in files {
             let (_, out, src) = try reencode(path, as: "jpg")

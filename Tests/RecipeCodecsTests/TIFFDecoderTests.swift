@@ -8,13 +8,10 @@ import TestSupport
 struct TIFFDecoderTests {
     static let photo = TestPaths.fixture("png/ljt_vgl_5674_0098.png")  // 120×96 RGB photo crop
 
-    @Test("every corpus TIFF matches libvips' decoding (mean ≤ 3 codes; skips without corpus or vips)")
+    @Test("every corpus TIFF matches libvips' decoding (mean ≤ 3 codes)", Requirement.tool("vips"), Requirement.corpus)
     func corpusSweep() throws {
         let files = TestPaths.corpusFiles("tiff", extensions: ["tif", "tiff"])
-        guard !files.isEmpty, Vips.path != nil else {
-            testNote("TIFF corpus sweep skipped: \(files.isEmpty ? "../shared/corpus/tiff not found" : "vips not installed")")
-            return
-        }
+        try #require(!files.isEmpty, "no TIFFs in ../shared/corpus/tiff")
         let folder = TestPaths.temporaryDirectory("tiff-corpus")
         defer { try? FileManager.default.removeItem(at: folder) }
         var lines: [String] = []
@@ -46,12 +43,8 @@ struct TIFFDecoderTests {
                 ("gray16", "\(p)/gray16.png"), ("rgb16", "\(p)/rgb16.png"), ("grayalpha16", TestPaths.fixture("png/basn4a16.png"))]
     }
 
-    @Test("vips-written TIFFs: every compression, strips and tiles, 8 and 16 bits match vips' decoding")
+    @Test("vips-written TIFFs: every compression, strips and tiles, 8 and 16 bits match vips' decoding", Requirement.tool("vips"))
     func vipsRoundTrips() throws {
-        guard Vips.path != nil else {
-            testNote("vips round trips skipped: vips not installed")
-            return
-        }
         let folder = TestPaths.temporaryDirectory("tiff-vips")
         defer { try? FileManager.default.removeItem(at: folder) }
         var count = 0, worstJPEG = 0.0
@@ -88,7 +81,7 @@ struct TIFFDecoderTests {
         testNote("vips round trips: \(count) files, lossless identical, JPEG worst mean \(worstJPEG)")
     }
 
-    @Test("layouts vips does not write: palette, 1/2/4-bit, min-is-white, planar strips and tiles, big-endian 16-bit, associated alpha")
+    @Test("layouts vips does not write: palette, 1/2/4-bit, min-is-white, planar strips and tiles, big-endian 16-bit, associated alpha", Requirement.tool("vips"))
     func handMadeLayouts() throws {
         let folder = TestPaths.temporaryDirectory("tiff-layouts")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -189,9 +182,8 @@ struct TIFFDecoderTests {
         try compareWithVips(path, straight, folder: folder, tolerance: 1)
     }
 
-    /// vips' decoding of `path` within `tolerance` codes everywhere (skipped without vips).
+    /// vips' decoding of `path` within `tolerance` codes everywhere (the test declares vips).
     func compareWithVips(_ path: String, _ ours: NetpbmImage, folder: URL, tolerance: Double) throws {
-        guard Vips.path != nil else { return }
         let reference = try Vips.decode(path, in: folder)
         let d = try #require(difference(ours, reference), "\(path): size differs from vips")
         #expect(d.max <= tolerance, "\(path): max difference to vips \(d.max)")
@@ -246,7 +238,7 @@ struct TIFFDecoderTests {
         #expect(d.max <= 2, "max difference to the formula \(d.max)")
     }
 
-    @Test("metadata: ICC, orientation as stored, pages counted, only IFD 0 decoded")
+    @Test("metadata: ICC, orientation as stored, pages counted, only IFD 0 decoded", Requirement.tool("vips"))
     func metadataAndPages() throws {
         let folder = TestPaths.temporaryDirectory("tiff-meta")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -259,7 +251,6 @@ struct TIFFDecoderTests {
         #expect(decoder.info.uprightSize == (4, 6))
         #expect(image.samples == v, "rows come out as stored; the engine rotates")
 
-        guard Vips.path != nil else { return testNote("TIFF pages and ICC checks skipped: vips not installed") }
         let icc = try #require(try JPEGDecoder(path: TestPaths.fixture("jpeg/moz_jpg-srgb-icc.jpg")).info.metadata.icc)
         let iccPath = folder.appendingPathComponent("profile.icc")
         try Data(icc).write(to: iccPath)
@@ -276,7 +267,7 @@ struct TIFFDecoderTests {
         #expect(paged.info.metadata.exif == nil)
     }
 
-    @Test("damage: truncation, strips past the end, garbage, header bombs — typed errors naming the file")
+    @Test("damage: truncation, strips past the end, garbage, header bombs — typed errors naming the file", Requirement.tool("vips"))
     func damagedInput() throws {
         let folder = TestPaths.temporaryDirectory("tiff-damage")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -298,7 +289,7 @@ struct TIFFDecoderTests {
         #expect(partial.samples.suffix(8 * 64 * 3).allSatisfy { $0 == 0 }, "lost strips are black")
 
         // libtiff's own layout (IFD last) cut in half: the directory is gone.
-        if Vips.path != nil {
+        do {
             let lzw = folder.appendingPathComponent("lzw.tif").path
             try Vips.run(["tiffsave", Self.photo, lzw, "--compression", "lzw"])
             let bytes = try Data(contentsOf: URL(fileURLWithPath: lzw))
@@ -344,7 +335,7 @@ struct TIFFDecoderTests {
         testNote("TIFF garbage: " + outcomes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
 
         // Floating-point samples are refused by name.
-        if Vips.path != nil {
+        do {
             let float = folder.appendingPathComponent("float.tif").path
             try Vips.run(["linear", Self.photo, float, "0.5", "0"])
             #expect { try TIFFDecoder(path: float) } throws: { e in
@@ -353,9 +344,9 @@ struct TIFFDecoderTests {
         }
     }
 
-    @Test("the broken corpus: every file that sniffs as TIFF fails cleanly or renders (skips without corpus)")
+    @Test("the broken corpus: every file that sniffs as TIFF fails cleanly or renders", Requirement.corpus)
     func brokenCorpus() throws {
-        guard let corpus = TestPaths.corpus else { return testNote("broken TIFF sweep skipped: ../shared/corpus not found") }
+        let corpus = try Requirement.corpusURL()
         let root = corpus.appendingPathComponent("broken")
         let all = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []
         var tiffs = 0
@@ -368,9 +359,8 @@ struct TIFFDecoderTests {
         testNote("broken corpus: \(all.count) files, \(tiffs) sniff as TIFF")
     }
 
-    @Test("a 6144×4096 striped TIFF streams: the decoder holds one strip, not the image")
+    @Test("a 6144×4096 striped TIFF streams: the decoder holds one strip, not the image", Requirement.tool("vips"))
     func streaming() throws {
-        guard Vips.path != nil else { return testNote("TIFF streaming check skipped: vips not installed") }
         let folder = TestPaths.temporaryDirectory("tiff-stream")
         defer { try? FileManager.default.removeItem(at: folder) }
         let p = folder.path

@@ -20,7 +20,7 @@ enum Vips {
 
     /// Runs `vips` with `arguments`; throws with its stderr when it fails.
     static func run(_ arguments: [String]) throws {
-        let r = try ExternalTool.run(path!, arguments)
+        let r = try ExternalTool.run(try Requirement.path("vips"), arguments)
         if r.status != 0 { throw VipsFailure(message: "vips \(arguments.joined(separator: " ")): \(r.stderr)") }
     }
 

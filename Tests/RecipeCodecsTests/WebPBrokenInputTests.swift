@@ -22,9 +22,9 @@ struct WebPBrokenInputTests {
         if let text { #expect(message.contains(text), "\(message)", sourceLocation: sourceLocation) }
     }
 
-    @Test("a truncated file is damaged, naming the file; allow-damaged renders the rows before the cut and grey after")
+    @Test("a truncated file is damaged, naming the file; allow-damaged renders the rows before the cut and grey after", Requirement.tool("cwebp", "dwebp"))
     func truncated() throws {
-        guard let tools = WebPTools.require(["cwebp", "dwebp"], for: "truncated WebP") else { return }
+        let tools = try WebPTools.require(["cwebp", "dwebp"])
         let dir = TestPaths.temporaryDirectory("webp-cut")
         defer { try? FileManager.default.removeItem(at: dir) }
         for flags in [["-q", "90"], ["-lossless"]] {
@@ -85,9 +85,9 @@ struct WebPBrokenInputTests {
         Self.expectFailure(try file("text.webp", Array("just some text, long enough".utf8)), .corrupt, containing: "not a WebP file")
     }
 
-    @Test("bytes after the RIFF are ignored with a warning; a file cut after its image loses only the chunks after it")
+    @Test("bytes after the RIFF are ignored with a warning; a file cut after its image loses only the chunks after it", Requirement.tool("cwebp", "dwebp", "webpmux"))
     func containerSizes() throws {
-        guard let tools = WebPTools.require(["cwebp", "dwebp", "webpmux"], for: "WebP container sizes") else { return }
+        let tools = try WebPTools.require(["cwebp", "dwebp", "webpmux"])
         let dir = TestPaths.temporaryDirectory("webp-sizes")
         defer { try? FileManager.default.removeItem(at: dir) }
         func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
@@ -124,9 +124,9 @@ struct WebPBrokenInputTests {
         Self.expectFailure(path, .damaged, containing: "before the image data")
     }
 
-    @Test("mutated WebP files: no crash, no hang, every failure names the file")
+    @Test("mutated WebP files: no crash, no hang, every failure names the file", Requirement.tool("cwebp", "webpmux"))
     func mutations() throws {
-        guard let tools = WebPTools.require(["cwebp", "webpmux"], for: "mutated WebP") else { return }
+        let tools = try WebPTools.require(["cwebp", "webpmux"])
         let dir = TestPaths.temporaryDirectory("webp-mutate")
         defer { try? FileManager.default.removeItem(at: dir) }
         func path(_ name: String) -> String { dir.appendingPathComponent(name).path }

@@ -7,22 +7,22 @@ import TestSupport
 @Suite("WebP decoding")
 struct WebPDecoderTests {
     /// A photo (odd size, so chroma edges are exercised), and a Kodak image when the corpus is there.
-    static var photos: [String] {
+    static func photos() throws -> [String] {
         var list = [TestPaths.fixture("jpeg/ljt_testorig.jpg")]
-        if let corpus = TestPaths.corpus { list.append(corpus.appendingPathComponent("kodak/kodim03.png").path) }
+        if let corpus = try Requirement.corpusIfPresent(for: "WebP decoding of a Kodak photo") { list.append(corpus.appendingPathComponent("kodak/kodim03.png").path) }
         return list
     }
 
-    @Test("cwebp files (lossy, lossless, lossy with alpha, lossless with alpha) decode exactly as dwebp decodes them")
+    @Test("cwebp files (lossy, lossless, lossy with alpha, lossless with alpha) decode exactly as dwebp decodes them", Requirement.tool("cwebp", "dwebp"))
     func matchesDwebp() throws {
-        guard let tools = WebPTools.require(["cwebp", "dwebp"], for: "dwebp comparison") else { return }
-        if TestPaths.corpus == nil { testNote("Kodak image skipped: ../shared/corpus not found") }
+        let tools = try WebPTools.require(["cwebp", "dwebp"])
         let dir = TestPaths.temporaryDirectory("webp-decode")
         defer { try? FileManager.default.removeItem(at: dir) }
         let rgba = TestPaths.fixture("png/basn6a08.png")
         var cases: [(source: String, flags: [String], alpha: Bool, lossless: Bool)] = []
-        for photo in Self.photos { cases.append((photo, ["-q", "90"], false, false)) }
-        cases.append((Self.photos[0], ["-lossless"], false, true))
+        let photos = try Self.photos()
+        for photo in photos { cases.append((photo, ["-q", "90"], false, false)) }
+        cases.append((photos[0], ["-lossless"], false, true))
         cases.append((rgba, ["-q", "90", "-alpha_q", "100"], true, false))
         cases.append((rgba, ["-lossless"], true, true))
         for (i, c) in cases.enumerated() {
@@ -45,9 +45,9 @@ struct WebPDecoderTests {
         }
     }
 
-    @Test("ICCP, EXIF and XMP chunks set with webpmux come back byte for byte, with the EXIF orientation")
+    @Test("ICCP, EXIF and XMP chunks set with webpmux come back byte for byte, with the EXIF orientation", Requirement.tool("cwebp", "webpmux"))
     func metadataChunks() throws {
-        guard let tools = WebPTools.require(["cwebp", "webpmux"], for: "WebP metadata") else { return }
+        let tools = try WebPTools.require(["cwebp", "webpmux"])
         let dir = TestPaths.temporaryDirectory("webp-meta")
         defer { try? FileManager.default.removeItem(at: dir) }
         func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
@@ -86,13 +86,13 @@ struct WebPDecoderTests {
         #expect(bad.warnings.contains { $0.message.contains("EXIF dropped") }, "\(bad.warnings)")
     }
 
-    @Test("cwebp -metadata all carries a JPEG's EXIF and ICC; we read what our JPEG decoder reads")
+    @Test("cwebp -metadata all carries a JPEG's EXIF and ICC; we read what our JPEG decoder reads", Requirement.tool("cwebp"))
     func cwebpMetadataFromJPEG() throws {
-        guard let tools = WebPTools.require(["cwebp"], for: "cwebp -metadata") else { return }
+        let tools = try WebPTools.require(["cwebp"])
         let dir = TestPaths.temporaryDirectory("webp-meta-jpeg")
         defer { try? FileManager.default.removeItem(at: dir) }
         var sources = [TestPaths.fixture("jpeg/pil_exif-72dpi-int.jpg"), TestPaths.fixture("jpeg/moz_jpg-srgb-icc.jpg")]
-        if let corpus = TestPaths.corpus { sources.append(corpus.appendingPathComponent("photos/pil_icc_profile_big.jpg").path) }
+        if let corpus = try Requirement.corpusIfPresent(for: "cwebp -metadata") { sources.append(corpus.appendingPathComponent("photos/pil_icc_profile_big.jpg").path) }
         for source in sources {
             let out = dir.appendingPathComponent((source as NSString).lastPathComponent + ".webp").path
             try WebPTools.run(tools["cwebp"]!, ["-quiet", "-metadata", "all", source, "-o", out])
@@ -105,9 +105,9 @@ struct WebPDecoderTests {
         }
     }
 
-    @Test("an animation decodes its first frame, with a warning and the frame count")
+    @Test("an animation decodes its first frame, with a warning and the frame count", Requirement.tool("cwebp", "dwebp", "webpmux", "vips"))
     func animation() throws {
-        guard let tools = WebPTools.require(["cwebp", "dwebp", "webpmux", "vips"], for: "WebP animation") else { return }
+        let tools = try WebPTools.require(["cwebp", "dwebp", "webpmux", "vips"])
         let dir = TestPaths.temporaryDirectory("webp-anim")
         defer { try? FileManager.default.removeItem(at: dir) }
         func path(_ name: String) -> String { dir.appendingPathComponent(name).path }

@@ -73,9 +73,9 @@ struct WebPEncoderTests {
         }
     }
 
-    @Test("lossy and lossless, RGB and RGBA, with ICC, EXIF and XMP: libwebp's tools read back what we wrote")
+    @Test("lossy and lossless, RGB and RGBA, with ICC, EXIF and XMP: libwebp's tools read back what we wrote", Requirement.tool("dwebp", "webpmux"))
     func encodeAndInspect() throws {
-        guard let tools = WebPTools.require(["dwebp", "webpmux"], for: "WebP encoding") else { return }
+        let tools = try WebPTools.require(["dwebp", "webpmux"])
         let dir = TestPaths.temporaryDirectory("webp-encode")
         defer { try? FileManager.default.removeItem(at: dir) }
         let meta = try Self.metadata
@@ -127,13 +127,10 @@ struct WebPEncoderTests {
         }
     }
 
-    @Test("a Kodak photo encodes within 3 codes mean at q90 (skips without corpus)")
+    @Test("a Kodak photo encodes within 3 codes mean at q90", Requirement.corpus, Requirement.tool("dwebp"))
     func kodak() throws {
-        guard let corpus = TestPaths.corpus else {
-            testNote("Kodak encode skipped: ../shared/corpus not found")
-            return
-        }
-        guard let tools = WebPTools.require(["dwebp"], for: "Kodak WebP encode") else { return }
+        let corpus = try Requirement.corpusURL()
+        let tools = try WebPTools.require(["dwebp"])
         let dir = TestPaths.temporaryDirectory("webp-kodak")
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = try SourceImage(corpus.appendingPathComponent("kodak/kodim03.png").path)
@@ -164,9 +161,9 @@ struct WebPEncoderTests {
         testNote("WebP sizes of ljt_testorig 227×149: q50 \(sizes[50]!), q95 \(sizes[95]!) bytes")
     }
 
-    @Test("given the same pixels and settings, our files are cwebp's byte for byte (quality, lossless, effort mapping)")
+    @Test("given the same pixels and settings, our files are cwebp's byte for byte (quality, lossless, effort mapping)", Requirement.tool("cwebp"))
     func sameBytesAsCwebp() throws {
-        guard let tools = WebPTools.require(["cwebp"], for: "cwebp byte comparison") else { return }
+        let tools = try WebPTools.require(["cwebp"])
         let dir = TestPaths.temporaryDirectory("webp-cwebp")
         defer { try? FileManager.default.removeItem(at: dir) }
         let cases: [(png: String, ours: WebPOptions, cwebp: [String])] = [

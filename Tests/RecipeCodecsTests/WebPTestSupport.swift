@@ -6,16 +6,11 @@ import TestSupport
 
 /// libwebp's command-line tools, the references the WebP tests compare against.
 enum WebPTools {
-    /// Full paths of the named tools, or nil after a note saying which is missing.
-    static func require(_ names: [String], for test: String) -> [String: String]? {
+    /// Full paths of the named tools, for a test that declared them with `Requirement.tool`
+    /// (apt install webp): a failure, not a silent pass, if one is missing anyway.
+    static func require(_ names: [String]) throws -> [String: String] {
         var found: [String: String] = [:]
-        for name in names {
-            guard let path = ExternalTool.find(name) else {
-                testNote("\(test) skipped: \(name) not installed (apt install webp)")
-                return nil
-            }
-            found[name] = path
-        }
+        for name in names { found[name] = try Requirement.path(name) }
         return found
     }
 

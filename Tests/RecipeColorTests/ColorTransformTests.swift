@@ -13,15 +13,11 @@ struct ColorTransformTests {
             + (0..<200).map { _ in (0..<3).map { _ in UInt8.random(in: 0...255, using: &rng) } }
     }()
 
-    @Test("against transicc: 8-bit and float, several profile pairs and intents", arguments: [
+    @Test("against transicc: 8-bit and float, several profile pairs and intents", Requirement.tool("transicc"), arguments: [
         ("Adobe RGB (1998) fixture → sRGB", 1), ("Adobe RGB (1998) fixture → sRGB", 0),
         ("sRGB2014 fixture → Display P3", 1), ("Rec. 2020 → sRGB", 1), ("Display P3 → Adobe RGB", 3),
     ])
     func againstTransicc(_ pair: String, _ intent: Int) throws {
-        guard Transicc.path != nil else {
-            testNote("transicc (liblcms2-utils) not on PATH: \(pair) comparison skipped")
-            return
-        }
         let (from, to): (ColorProfile, ColorProfile) = switch pair {
         case "Adobe RGB (1998) fixture → sRGB": (ColorFixtures.adobeRGB1998, .sRGB)
         case "sRGB2014 fixture → Display P3": (ColorFixtures.sRGB2014, .displayP3)
@@ -111,18 +107,12 @@ struct ColorTransformTests {
         }
     }
 
-    @Test("SWOP CMYK (inverted 8-bit, as Adobe JPEGs store it) → sRGB agrees with transicc within 1/255")
+    @Test("SWOP CMYK (inverted 8-bit, as Adobe JPEGs store it) → sRGB agrees with transicc within 1/255",
+          Requirement.corpus, Requirement.tool("transicc"))
     func cmyk() throws {
-        guard let swop = ColorFixtures.swop else {
-            testNote("CMYK test skipped: ../shared/corpus/photos/jd_ycck.jpg (SWOP profile, 557 KB) not found")
-            return
-        }
+        let swop = try #require(ColorFixtures.swop, "../shared/corpus/photos/jd_ycck.jpg (SWOP profile, 557 KB) not readable")
         #expect(swop.colorModel == .cmyk && swop.deviceClass == "output" && swop.description == "U.S. Web Coated (SWOP) v2")
         #expect(!swop.isWideGamut && !swop.isSRGBEquivalent && swop.matrixShaper(intent: .relative) == nil)
-        guard Transicc.path != nil else {
-            testNote("transicc (liblcms2-utils) not on PATH: CMYK comparison skipped")
-            return
-        }
         // Ink amounts 0…255 (255 = full ink), stored inverted: solids, overprints, then 200 random.
         var rng = SplitMix64(seed: 4)
         let inks: [[UInt8]] = [[0, 0, 0, 0], [255, 0, 0, 0], [0, 255, 0, 0], [0, 0, 255, 0], [0, 0, 0, 255], [255, 255, 0, 0],
@@ -143,6 +133,47 @@ struct ColorTransformTests {
             #expect(worst <= 1, "SWOP → sRGB \(ri.rawValue): max \(worst)/255")
             testNote("SWOP cmyk8Inverted → sRGB rgb8 vs transicc, \(ri.rawValue): max \(worst)/255 (vs unrounded)")
         }
+    }
+
+    /// Ghostscript's default CMYK profile (libgs-common, which the build needs anyway): a LUT
+    /// profile whose perceptual (A2B0) and relative (A2B1) tables differ — by 11/255 at full black
+    /// — so a transform that ignores the intent, or swaps two, misses transicc by far more than 1/255.
+    static let defaultCMYK = "/usr/share/color/icc/ghostscript/default_cmyk.icc"
+
+    @Test("a LUT profile whose intents differ (Ghostscript's CMYK → sRGB): perceptual, relative, saturation and absolute each agree with transicc at that intent within 1/255",
+          Requirement.tool("transicc"), Requirement.file(defaultCMYK))
+    func lutIntents() throws {
+        let profile = try ColorProfile(icc: [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.defaultCMYK))))
+        #expect(profile.colorModel == .cmyk && profile.matrixShaper(intent: .relative) == nil)
+        var rng = SplitMix64(seed: 7)
+        let inks: [[UInt8]] = [[0, 0, 0, 0], [0, 0, 0, 255], [255, 0, 0, 0], [0, 255, 0, 0], [0, 0, 255, 0], [128, 128, 0, 0],
+                               [51, 204, 77, 26], [200, 100, 50, 25], [10, 20, 30, 200], [255, 255, 255, 255]]
+            + (0..<60).map { _ in (0..<4).map { _ in UInt8.random(in: 0...255, using: &rng) } }
+        var references: [[[Double]]] = []
+        for (intent, ri) in RenderingIntent.allCases.enumerated() {
+            let reference = try #require(try Transicc.run(profile.iccData, ColorProfile.sRGB.iccData, intent: intent,
+                                                          values: inks.map { $0.map { Double($0) / 255 * 100 } }))
+            try #require(reference.count == inks.count && reference.allSatisfy { $0.count == 3 })
+            references.append(reference)
+            let t = try ColorTransform(from: profile, to: .sRGB, input: .cmyk8, output: .rgb8, intent: ri)
+            let out = convert(t, bytes: inks.flatMap { $0 }, outChannels: 3, pixels: inks.count)
+            var worst = 0.0
+            for (i, ref) in reference.enumerated() {
+                for c in 0..<3 { worst = max(worst, abs(Double(out[3 * i + c]) - min(max(ref[c], 0), 255))) }
+            }
+            #expect(worst <= 1, "default_cmyk → sRGB \(ri.rawValue): max \(worst)/255 from transicc -t\(intent)")
+            testNote("default_cmyk → sRGB vs transicc, \(ri.rawValue): max \(worst)/255")
+        }
+        // The premise: the intents' references differ by much more than the tolerance.
+        func spread(_ a: [[Double]], _ b: [[Double]]) -> Double {
+            var worst = 0.0
+            for (x, y) in zip(a, b) {
+                for (p, q) in zip(x, y) { worst = max(worst, abs(min(max(p, 0), 255) - min(max(q, 0), 255))) }
+            }
+            return worst
+        }
+        #expect(spread(references[0], references[1]) > 5, "perceptual vs relative in transicc: \(spread(references[0], references[1]))")
+        #expect(spread(references[1], references[3]) > 5, "relative vs absolute in transicc: \(spread(references[1], references[3]))")
     }
 
     @Test("one transform on two threads at once gives the single-threaded result", arguments: [false, true])

@@ -60,6 +60,32 @@ struct MatrixShaperTests {
         #expect(zip(a, b).contains { abs($0 - $1) > 0.05 }, "\(a) vs \(b)")
     }
 
+    /// The built-in profiles' curves through `evaluate`, against their published formulas on both
+    /// sides of each breakpoint (sRGB 0.04045, BT.709/2020 0.081): moving a breakpoint to 0.05 or
+    /// 0.09 changes the values between by 1.4e-5 (sRGB, tolerance 1e-12) or 4.6e-5 (Rec. 2020,
+    /// tolerance 2e-5: its parameters are stored in s15Fixed16).
+    @Test("built-in profile curves equal IEC 61966-2-1, BT.709/BT.2020 and Adobe RGB's 563/256 power at their breakpoints")
+    func builtInCurvesAtBreakpoints() throws {
+        func iec(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+        // BT.709 (and BT.2020 at 10 bits) inverse OETF: V < 0.081 ? V / 4.5 : ((V + 0.099) / 1.099)^(1 / 0.45).
+        func bt709(_ v: Double) -> Double { v < 0.081 ? v / 4.5 : pow((v + 0.099) / 1.099, 1 / 0.45) }
+        let srgb = try #require(ColorProfile.sRGB.matrixShaper(intent: .relative)?.curves[0])
+        for v in [0.04, 0.04045, 0.0405, 0.042, 0.045, 0.048, 0.05, 0.3] {
+            #expect(abs(MatrixShaper.evaluate(srgb, v) - iec(v)) <= 1e-12, "sRGB at \(v)")
+        }
+        #expect(abs(iec(0.045) - 0.045 / 12.92) > 1e-5)
+        let rec2020 = try #require(ColorProfile.rec2020.matrixShaper(intent: .relative)?.curves[0])
+        for v in [0.05, 0.08, 0.081, 0.082, 0.085, 0.0875, 0.09, 0.095, 0.3, 0.7, 1] {
+            // The profile stores its parameters in s15Fixed16: up to 1.3e-5 off the exact formula.
+            #expect(abs(MatrixShaper.evaluate(rec2020, v) - bt709(v)) <= 2e-5, "Rec. 2020 at \(v): \(MatrixShaper.evaluate(rec2020, v)) vs \(bt709(v))")
+        }
+        #expect(abs(pow((0.085 + 0.099) / 1.099, 1 / 0.45) - 0.085 / 4.5) > 3e-5)
+        let adobe = try #require(ColorProfile.adobeRGB.matrixShaper(intent: .relative)?.curves[0])
+        for v in [0.01, 0.2, 0.5, 0.9] {
+            #expect(abs(MatrixShaper.evaluate(adobe, v) - pow(v, 563.0 / 256)) <= 1e-12, "Adobe RGB at \(v)")
+        }
+    }
+
     @Test("evaluate: the sRGB and power formulas, odd symmetry, sampled interpolation and extrapolation")
     func evaluate() {
         // sRGB, from IEC 61966-2.1's formula by hand: ((0.5 + 0.055) / 1.055)^2.4 = 0.214041…

@@ -111,13 +111,10 @@ struct CubeLUTTests {
         }
     }
 
-    @Test("every .cube of the corpus parses or fails with a ParseError (skips without corpus)")
+    @Test("every .cube of the corpus parses or fails with a ParseError", Requirement.corpus)
     func corpus() throws {
         let files = TestPaths.corpusFiles("luts", extensions: ["cube", "txt", "3dl", "csp", ""])
-        guard !files.isEmpty else {
-            testNote("LUT corpus sweep skipped: ../shared/corpus not found")
-            return
-        }
+        try #require(!files.isEmpty, "no LUTs in ../shared/corpus/luts")
         var parsed = 0, refused = 0
         for path in files {
             do {

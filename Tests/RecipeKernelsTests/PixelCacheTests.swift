@@ -98,12 +98,8 @@ struct PixelCacheTests {
         }
     }
 
-    @Test("a pass through a colour cache gives the bytes of the pass without one, and hits", arguments: [false, true])
+    @Test("a pass through a colour cache gives the bytes of the pass without one, and hits", .enabled(if: PixelCache.supported, "the CPU lacks AVX-512 VBMI: passes run without a colour cache"), arguments: [false, true])
     func sameBytes(_ lut: Bool) throws {
-        guard PixelCache.supported else {
-            print("colour cache: skipped (the CPU lacks AVX-512 VBMI, so passes run without a cache)")
-            return
-        }
         var steps = Self.steps
         if lut {
             // A 3D LUT of 5³ bending the colours (the film-look kind of pass).
@@ -139,12 +135,8 @@ struct PixelCacheTests {
         #expect(!PointProgram(steps: [.toLinear, .matrix([1, 0.1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]), .toEncoded]).cachesColours)
     }
 
-    @Test("on noise the cache rests (it looks up a fraction of the pixels), with the same bytes; rows over 65,536 pixels go without it")
+    @Test("on noise the cache rests (it looks up a fraction of the pixels), with the same bytes; rows over 65,536 pixels go without it", .enabled(if: PixelCache.supported, "the CPU lacks AVX-512 VBMI: passes run without a colour cache"))
     func rests() throws {
-        guard PixelCache.supported else {
-            print("colour cache: skipped (the CPU lacks AVX-512 VBMI)")
-            return
-        }
         let program = PointProgram(steps: Self.steps)
         let width = 2000, px = Self.rows(width: width, height: 400, noise: 1)
         let cache = PixelCache()

@@ -21,26 +21,11 @@ struct SchemaValidationTests {
     static let invalidFixtures = recipeFiles(in: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/schema-invalid"))
 
-    /// python3 if it can import jsonschema and yaml, else why not (looked up once for all tests).
-    static let interpreter: Result<String, SkipReason> = {
-        guard let python = ExternalTool.find("python3") else { return .failure(SkipReason("python3 not found on PATH")) }
-        guard let r = try? ExternalTool.run(python, ["-c", "import jsonschema, yaml"]), r.status == 0 else {
-            return .failure(SkipReason("python3 modules jsonschema and yaml (PyYAML) not both installed (pip install jsonschema pyyaml)"))
-        }
-        return .success(python)
-    }()
+    /// What every validator test needs: reported as skipped without it (Requirement).
+    static let needsValidator = Requirement.python("jsonschema", "yaml")
 
-    struct SkipReason: Error { var text: String; init(_ text: String) { self.text = text } }
-
-    /// python3 when it can import jsonschema and yaml; otherwise nil, after saying why the test is skipped.
-    static func python(for test: String) -> String? {
-        switch interpreter {
-        case .success(let python): return python
-        case .failure(let reason):
-            testNote("\(test) skipped: \(reason.text)")
-            return nil
-        }
-    }
+    /// python3, which the test declared with `needsValidator`.
+    static func python() throws -> String { try Requirement.path("python3") }
 
     /// Runs the script; the per-file lines keyed by path.
     static func validate(_ python: String, _ files: [String], expectInvalid: Bool) throws -> (ToolResult, [String: String]) {
@@ -60,9 +45,9 @@ struct SchemaValidationTests {
         #expect(Self.invalidFixtures.count >= 10, "schema-invalid/ has \(Self.invalidFixtures.count) fixtures")
     }
 
-    @Test("every recipe of Recipes/ is valid against the schema")
+    @Test("every recipe of Recipes/ is valid against the schema", needsValidator)
     func examplesAreValid() throws {
-        guard let python = Self.python(for: "schema validation of Recipes/") else { return }
+        let python = try Self.python()
         let (result, lines) = try Self.validate(python, Self.examples, expectInvalid: false)
         #expect(result.status == 0, "validate_schema.py exited \(result.status): \(result.stderr)\n\(String(decoding: result.stdout, as: UTF8.self))")
         for file in Self.examples {
@@ -70,9 +55,9 @@ struct SchemaValidationTests {
         }
     }
 
-    @Test("every invalid fixture is rejected by the schema")
+    @Test("every invalid fixture is rejected by the schema", needsValidator)
     func fixturesAreRejected() throws {
-        guard let python = Self.python(for: "schema validation of the invalid fixtures") else { return }
+        let python = try Self.python()
         let (result, lines) = try Self.validate(python, Self.invalidFixtures, expectInvalid: true)
         #expect(result.status == 0, "validate_schema.py --expect-invalid exited \(result.status): \(result.stderr)\n\(String(decoding: result.stdout, as: UTF8.self))")
         for file in Self.invalidFixtures {
@@ -81,9 +66,9 @@ struct SchemaValidationTests {
         }
     }
 
-    @Test("the script's exit status follows the expectation (a rejected recipe fails a normal run, and the reverse)")
+    @Test("the script's exit status follows the expectation (a rejected recipe fails a normal run, and the reverse)", needsValidator)
     func scriptExitStatus() throws {
-        guard let python = Self.python(for: "validate_schema.py exit status") else { return }
+        let python = try Self.python()
         let valid = try #require(Self.examples.first), invalid = try #require(Self.invalidFixtures.first)
         let (mixed, _) = try Self.validate(python, [valid, invalid], expectInvalid: false)
         #expect(mixed.status == 1, "a run with a rejected file must exit 1: \(mixed.stderr)")
@@ -93,9 +78,9 @@ struct SchemaValidationTests {
         #expect(usage.status == 2, "no files is a usage error")
     }
 
-    @Test("generated recipes that recipe check accepts are valid against the schema too")
+    @Test("generated recipes that recipe check accepts are valid against the schema too", needsValidator)
     func generatedRecipesAreValid() throws {
-        guard let python = Self.python(for: "schema validation of generated recipes") else { return }
+        let python = try Self.python()
         let dir = TestPaths.temporaryDirectory("schema-generated")
         defer { try? FileManager.default.removeItem(at: dir) }
         let recipes = GeneratedRecipesTests.generate(count: 150)
@@ -114,9 +99,9 @@ struct SchemaValidationTests {
         #expect(result.status == 0, "\(result.stderr)")
     }
 
-    @Test("an angle written with `deg` is valid for rotate as for straighten and hue")
+    @Test("an angle written with `deg` is valid for rotate as for straighten and hue", needsValidator)
     func rotateDegrees() throws {
-        guard let python = Self.python(for: "schema validation of `rotate: 90deg`") else { return }
+        let python = try Self.python()
         let dir = TestPaths.temporaryDirectory("schema-deg")
         defer { try? FileManager.default.removeItem(at: dir) }
         var files: [String] = []

@@ -194,12 +194,9 @@ struct StraightenStepTests {
     /// vips by at most 1/255 (mean 0.19/255) on the photo-like image here; on pure noise, where a
     /// 1/128-pixel shift moves a value by several steps, by up to 11/255 (mean 0.54), from that
     /// rounding alone.
-    @Test("agrees with vips affine (bicubic, float scRGB)", arguments: [-20.0, -1.5, 3, 45], [StraightenStep.Fill.crop, .expand])
+    @Test("agrees with vips affine (bicubic, float scRGB)", Requirement.tool("vips"), arguments: [-20.0, -1.5, 3, 45], [StraightenStep.Fill.crop, .expand])
     func vipsOracle(angle: Double, fill: StraightenStep.Fill) throws {
-        guard let vips = ExternalTool.find("vips") else {
-            testNote("vips not on PATH: straighten oracle comparison skipped")
-            return
-        }
+        let vips = try Requirement.path("vips")
         let (w, h) = (64, 48)
         let image = smoothImage(width: w, height: h, seed: 11)
         let (ow, oh) = outputSize(w, h, angle, fill)

@@ -84,11 +84,7 @@ struct ColorManagementTests: CLITest {
         return (sum / Double(x.pixels.count), worst)
     }
 
-    func vips() -> String? {
-        if let vips = ExternalTool.find("vips") { return vips }
-        testNote("vips not installed: colour comparisons against lcms2 skipped")
-        return nil
-    }
+    func vips() throws -> String { try Requirement.path("vips") }
 
     func run(_ tool: String, _ args: [String]) throws {
         let r = try ExternalTool.run(tool, args)
@@ -125,9 +121,9 @@ struct ColorManagementTests: CLITest {
         return try difference(ours, reference)
     }
 
-    @Test("a Display P3 and an Adobe RGB photo (kodim03 converted by vips) convert to sRGB as lcms2 does: mean ΔE2000 ≤ 0.5, max ≤ 2")
+    @Test("a Display P3 and an Adobe RGB photo (kodim03 converted by vips) convert to sRGB as lcms2 does: mean ΔE2000 ≤ 0.5, max ≤ 2", Requirement.tool("vips"))
     func madeWideGamut() throws {
-        guard let vips = vips() else { return }
+        let vips = try vips()
         let dir = TestPaths.temporaryDirectory("colour")
         defer { try? FileManager.default.removeItem(at: dir) }
         for (label, profile) in [("p3", Self.p3Profile), ("adobe", Self.adobeProfile)] {
@@ -150,14 +146,11 @@ struct ColorManagementTests: CLITest {
 
     /// Adobe RGB (1998), TIFF RGB, ColorMatch RGB, sRGB2014 (8 and 16 bits), SWOP CMYK (YCCK) and
     /// Display P3 (with alpha): every corpus photo whose profile is usable.
-    @Test("every corpus photo with a profile converts to sRGB as lcms2 does: mean ΔE2000 ≤ 0.5, max ≤ 2",
+    @Test("every corpus photo with a profile converts to sRGB as lcms2 does: mean ΔE2000 ≤ 0.5, max ≤ 2", Requirement.tool("vips"), Requirement.corpus,
           arguments: corpusProfiled)
     func corpus(_ file: String, _ vipsIntent: String) throws {
-        guard let corpus = TestPaths.corpus else {
-            testNote("corpus absent: \(file) skipped")
-            return
-        }
-        guard let vips = vips() else { return }
+        let corpus = try Requirement.corpusURL()
+        let vips = try vips()
         let dir = TestPaths.temporaryDirectory("colour-corpus")
         defer { try? FileManager.default.removeItem(at: dir) }
         let (mean, worst) = try toSRGB(corpus.appendingPathComponent(file).path, vips: vips, in: dir, intent: vipsIntent)
@@ -165,9 +158,9 @@ struct ColorManagementTests: CLITest {
         #expect(mean <= 0.5 && worst <= 2, "\(file): mean \(mean), max \(worst)")
     }
 
-    @Test("a P3 photo keeps P3 through a recipe by default: its own profile is carried, and its pixels are the sRGB render's colours")
+    @Test("a P3 photo keeps P3 through a recipe by default: its own profile is carried, and its pixels are the sRGB render's colours", Requirement.tool("vips"))
     func keep() throws {
-        guard let vips = vips() else { return }
+        let vips = try vips()
         let dir = TestPaths.temporaryDirectory("colour-keep")
         defer { try? FileManager.default.removeItem(at: dir) }
         let photo = try p3Photo(vips, in: dir)
@@ -187,10 +180,10 @@ struct ColorManagementTests: CLITest {
         #expect(mean <= 0.5 && worst <= 4)
     }
 
-    @Test("--profile display-p3, adobe-rgb and rec2020 write that space with its profile; lcms2 brings it back to the sRGB original",
+    @Test("--profile display-p3, adobe-rgb and rec2020 write that space with its profile; lcms2 brings it back to the sRGB original", Requirement.tool("vips"),
           arguments: ["display-p3", "adobe-rgb", "rec2020"])
     func outputProfiles(_ name: String) throws {
-        guard let vips = vips() else { return }
+        let vips = try vips()
         let dir = TestPaths.temporaryDirectory("colour-out")
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out.png").path
@@ -270,10 +263,10 @@ struct ColorManagementTests: CLITest {
     /// The second recipe is one fused pass from the decoder's codes to the encoder's, which keeps
     /// a colour cache a thread (`PixelCache`) where the CPU has AVX-512 VBMI, on a photo of a
     /// megapixel or more: the P3 photo twice as large (1536×1024).
-    @Test("a P3 photo through a recipe gives the same bytes on 1, 2 and 3 threads, to sRGB and kept",
+    @Test("a P3 photo through a recipe gives the same bytes on 1, 2 and 3 threads, to sRGB and kept", Requirement.tool("vips"),
           arguments: ["  - contrast: 1.2\n  - sharpen: 0.6\n  - vignette: 0.3\n", "  - exposure: 0.25\n  - contrast: 1.15\n  - saturation: 1.3\n"])
     func threads(_ stages: String) throws {
-        guard let vips = vips() else { return }
+        let vips = try vips()
         let dir = TestPaths.temporaryDirectory("colour-threads")
         defer { try? FileManager.default.removeItem(at: dir) }
         var photo = try p3Photo(vips, in: dir)
@@ -300,9 +293,9 @@ struct ColorManagementTests: CLITest {
         }
     }
 
-    @Test("a recipe's `output: {profile: srgb}` converts its renders; --profile on the command line wins; a wrong word is R209 with a fix")
+    @Test("a recipe's `output: {profile: srgb}` converts its renders; --profile on the command line wins; a wrong word is R209 with a fix", Requirement.tool("vips"))
     func recipeOutput() throws {
-        guard let vips = vips() else { return }
+        let vips = try vips()
         let dir = TestPaths.temporaryDirectory("colour-output")
         defer { try? FileManager.default.removeItem(at: dir) }
         let photo = try p3Photo(vips, in: dir)
@@ -325,12 +318,9 @@ struct ColorManagementTests: CLITest {
 
     /// The Unsplash photos of the bench carry "c2", a 524-byte sRGB profile whose 26-point curves
     /// are 0.44 of an 8-bit step from sRGB's: an sRGB photo, which must pay nothing.
-    @Test("a photo with a compact sRGB profile (c2) converts nothing")
+    @Test("a photo with a compact sRGB profile (c2) converts nothing", Requirement.corpus)
     func compactSRGB() throws {
-        guard let corpus = TestPaths.corpus else {
-            testNote("corpus absent: the c2 profile check skipped")
-            return
-        }
+        let corpus = try Requirement.corpusURL()
         let dir = TestPaths.temporaryDirectory("colour-c2")
         defer { try? FileManager.default.removeItem(at: dir) }
         let recipePath = dir.appendingPathComponent("r.recipe.yaml").path
@@ -340,7 +330,8 @@ struct ColorManagementTests: CLITest {
         #expect(explain.contains("colour: sRGB in, sRGB out; nothing to convert"), "\(explain)")
     }
 
-    @Test("a CMYK photo without a profile converts through the system's default CMYK profile as lcms2 does, with a warning naming it")
+    @Test("a CMYK photo without a profile converts through the system's default CMYK profile as lcms2 does, with a warning naming it", Requirement.tool("vips"),
+          Requirement.file("/usr/share/color/icc/ghostscript/default_cmyk.icc"))
     func cmykWithoutProfile() throws {
         let dir = TestPaths.temporaryDirectory("colour-cmyk")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -349,12 +340,8 @@ struct ColorManagementTests: CLITest {
         let r = try recipe(["render", photo, "--profile", "srgb", "-o", out])
         #expect(r.status == 0 && r.stderr.contains("CMYK") && r.stderr.contains("approximate"), "\(r.stderr)")
         let system = "/usr/share/color/icc/ghostscript/default_cmyk.icc"
-        guard FileManager.default.fileExists(atPath: system) else {
-            testNote("no \(system) (Debian libgs-common): the device formula was used; the comparison with vips is skipped")
-            return
-        }
         #expect(r.stderr.contains(system), "\(r.stderr)")
-        guard let vips = vips() else { return }
+        let vips = try vips()
         let converted = dir.appendingPathComponent("vips.v").path, reference = dir.appendingPathComponent("vips.png").path
         try run(vips, ["icc_transform", photo, converted, "srgb", "--input-profile", system, "--intent", "relative"])
         try run(vips, ["copy", converted, reference])
@@ -363,9 +350,9 @@ struct ColorManagementTests: CLITest {
         #expect(mean <= 0.5 && worst <= 2, "mean \(mean), max \(worst)")
     }
 
-    @Test("recipe info names the colour space, its profile class and whether it is wide gamut; explain shows the conversions")
+    @Test("recipe info names the colour space, its profile class and whether it is wide gamut; explain shows the conversions", Requirement.tool("vips"))
     func visible() throws {
-        guard let vips = vips() else { return }
+        let vips = try vips()
         let dir = TestPaths.temporaryDirectory("colour-info")
         defer { try? FileManager.default.removeItem(at: dir) }
         let photo = try p3Photo(vips, in: dir)

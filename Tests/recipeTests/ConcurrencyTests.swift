@@ -9,7 +9,6 @@ import TestSupport
 /// told so with a non-zero exit.
 @Suite("two processes at once")
 struct ConcurrencyTests: CLITest {
-    static let hasPython = ExternalTool.find("python3") != nil
 
     /// Runs both commands at once and returns both results.
     func together(_ a: [String], _ b: [String]) throws -> (ToolResult, ToolResult) {
@@ -89,7 +88,7 @@ struct ConcurrencyTests: CLITest {
     }
 
     @Test("apply waits for another holder of its output folder, saying so; --no-wait refuses (exit 2); the shards of one split share the folder",
-          .enabled(if: hasPython, "needs python3 to hold the lock from another process"))
+          Requirement.tool("python3"))
     func applyLock() throws {
         let applyTests = ApplyTests()
         let (root, good) = try applyTests.tree("apply-lock", count: 6, folders: 2)
@@ -150,7 +149,7 @@ struct ConcurrencyTests: CLITest {
     }
 
     @Test("edit waits for another holder of the photo's folder, saying so, then keeps its stage",
-          .enabled(if: hasPython, "needs python3 to hold the lock from another process"))
+          Requirement.tool("python3"))
     func editWaits() throws {
         let dir = TestPaths.temporaryDirectory("edit-waits").path
         defer { try? FileManager.default.removeItem(atPath: dir) }

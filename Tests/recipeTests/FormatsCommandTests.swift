@@ -13,12 +13,8 @@ struct FormatsCommandTests: CLITest {
         return r.status == 0 ? String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : nil
     }
 
-    @Test("every format render writes is read back by libvips with the size, sample depth and ICC profile it should have (skips without vips)")
+    @Test("every format render writes is read back by libvips with the size, sample depth and ICC profile it should have", Requirement.tool("vipsheader"))
     func writtenFilesReadBack() throws {
-        guard ExternalTool.find("vipsheader") != nil else {
-            testNote("format read-back skipped: vips not installed")
-            return
-        }
         let dir = TestPaths.temporaryDirectory("formats-out").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // A 16-bit PNG converted to Display P3: deep formats keep 16 bits (HEIC as 10), and every
@@ -119,7 +115,7 @@ struct FormatsCommandTests: CLITest {
     /// by our decoder and by libheif's own heif-convert. The RGBA photo checks the alpha plane;
     /// the one with an ICC profile, that the nclx box saying "RGB samples" is there beside it.
     @Test("--lossless HEIC and AVIF decode to exactly the PNG render of the same recipe (ours and heif-convert)",
-          .enabled(if: heifConvert != nil && heifInfo != nil, "needs heif-convert and heif-info (libheif-examples)"),
+          Requirement.tool("heif-convert", "heif-info"),
           arguments: [TestPaths.samples.appendingPathComponent("kodim03.png").path, TestPaths.fixture("png/basn6a08.png"),
                       TestPaths.fixture("png/ljt_vgl_5674_0098.png")])
     func losslessIsExact(_ photo: String) throws {
@@ -151,7 +147,7 @@ struct FormatsCommandTests: CLITest {
     /// Before, a HEIC written from a photo without a profile had no `colr` box at all (libheif
     /// 1.15 leaves the nclx box out by default); AVIF had one.
     @Test("a HEIC or AVIF from a photo without a profile carries an sRGB nclx box; one with a profile its ICC (heif-info)",
-          .enabled(if: heifInfo != nil, "needs heif-info (libheif-examples)"))
+          Requirement.tool("heif-info"))
     func colourIsCarried() throws {
         let dir = TestPaths.temporaryDirectory("heif-colour").path
         defer { try? FileManager.default.removeItem(atPath: dir) }

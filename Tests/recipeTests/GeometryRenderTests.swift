@@ -23,9 +23,9 @@ extension RecipeRenderTests {
         return out
     }
 
-    @Test("crop, rotate and flip equal libvips crop, rot and flip byte for byte")
+    @Test("crop, rotate and flip equal libvips crop, rot and flip byte for byte", Requirement.tool("vips"))
     func exactGeometryVips() throws {
-        guard let vips = vipsOracle() else { return }
+        let vips = try vipsOracle()
         let dir = TestPaths.temporaryDirectory("engine-geometry")
         defer { try? FileManager.default.removeItem(at: dir) }
         let cases: [(String, [String])] = [
@@ -73,9 +73,9 @@ extension RecipeRenderTests {
         }
     }
 
-    @Test("resize matches libvips resize (lanczos3 and mitchell, float scRGB, gap 0) within 1/255")
+    @Test("resize matches libvips resize (lanczos3 and mitchell, float scRGB, gap 0) within 1/255", Requirement.tool("vips"))
     func resizeVips() throws {
-        guard let vips = vipsOracle() else { return }
+        let vips = try vipsOracle()
         let dir = TestPaths.temporaryDirectory("engine-resize")
         defer { try? FileManager.default.removeItem(at: dir) }
         for kernel in ["lanczos3", "mitchell"] {
@@ -198,10 +198,10 @@ extension RecipeRenderTests {
         #expect(sum(lifted, darkest) > sum(input, darkest))
     }
 
-    @Test("shadows-highlights with a radius takes Yb from the luma blurred as libvips gaussblur does, within 1/255 (σ 24: on a coarse grid)",
+    @Test("shadows-highlights with a radius takes Yb from the luma blurred as libvips gaussblur does, within 1/255 (σ 24: on a coarse grid)", Requirement.tool("vips"),
           arguments: [6, 24])
     func shadowsHighlightsBlurred(_ radius: Int) throws {
-        guard let vips = vipsOracle() else { return }
+        let vips = try vipsOracle()
         let dir = TestPaths.temporaryDirectory("engine-sh-blur")
         defer { try? FileManager.default.removeItem(at: dir) }
         let ours = try pixels(try renderFile("  - shadows-highlights: {shadows: 0.5, highlights: 0.5, radius: \(radius)px}\n", in: dir))

@@ -6,9 +6,10 @@ import Testing
 import TestSupport
 
 /// `recipe edit / render / revert / history / relink`: the edit lifecycle as a user runs it, with
-/// every expectation computed independently (plain `recipe render --recipe` of the remaining
-/// stages on the frozen pixels, or the frozen pixels themselves), and the originals hashed
-/// after every command.
+/// every expectation computed apart from the history: a plain `recipe render --recipe` of the
+/// remaining stages on the frozen pixels (the same renderer, so this checks the history, not the
+/// ops), the frozen pixels themselves, or, where a single exposure remains, the formula. The
+/// originals are hashed after every command.
 /// The sheet's size from ContactSheet's layout formula (cell = box + 2·border, label lines below).
 enum RecipeRenderSheetSize {
     static func expected(tiles: Int, box: Int) throws -> (width: Int, height: Int) {
@@ -29,13 +30,31 @@ struct LifecycleTests: CLITest {
         "format: dev.recipe.edit\nversion: 1.1\nstages:\n" + (stages.isEmpty ? "  []\n" : stages.map { "  - \($0)\n" }.joined())
     }
 
-    /// The independent expectation: the stages rendered by a plain recipe onto `source`.
+    /// The expectation apart from the history: the stages rendered by a plain recipe onto `source`.
     func expected(_ source: String, _ stages: [String], in dir: String) throws -> [UInt8] {
         let r = dir + "/expect-\(UUID().uuidString).recipe.yaml"
         try write(stages.isEmpty ? "format: dev.recipe.edit\nversion: 1.1\nstages: []\n" : recipeText(stages), r)
         let out = dir + "/expect-\(UUID().uuidString).png"
         _ = try ok(["render", source, "--recipe", r, "-o", out])
         return try pixels(out)
+    }
+
+    /// A second, formula-made expectation where the stages allow one: a single `exposure: ev`
+    /// is linear light times 2^ev (IEC 61966-2-1 written out), per sample, to within a code of
+    /// rounding. Nil for other stages (their renders above come from `recipe render`).
+    func formulaExpected(_ source: String, _ stages: [String]) throws -> [Double]? {
+        guard stages.count == 1, stages[0].hasPrefix("exposure: "), let ev = Double(stages[0].dropFirst(10)) else { return nil }
+        func decode(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+        func encode(_ l: Double) -> Double { l <= 0.0031308 ? 12.92 * l : 1.055 * pow(l, 1 / 2.4) - 0.055 }
+        return try pixels(source).map { encode(min(1, decode(Double($0) / 255) * pow(2, ev))) * 255 }
+    }
+
+    /// `got` within 1/255 of the formula's values, when there is a formula for `stages`.
+    func expectFormula(_ got: [UInt8], _ source: String, _ stages: [String], _ what: String) throws {
+        guard let want = try formulaExpected(source, stages) else { return }
+        #expect(got.count == want.count, "\(what)")
+        let worst = zip(got, want).reduce(0.0) { max($0, abs(Double($1.0) - $1.1)) }
+        #expect(worst <= 1, "\(what): \(worst)/255 from 2^ev in linear light")
     }
 
     static let aae = """
@@ -77,7 +96,7 @@ struct LifecycleTests: CLITest {
 
     func digests(_ paths: [String]) throws -> [String] { try paths.map { try ContentHash.file($0).sha256 } }
 
-    @Test("scenario: AAE → 3 stages → foreign v99 recipe → 2 stages; every layer reverted in turn against independent renders; blobs extract byte for byte; inputs never written")
+    @Test("scenario: AAE → 3 stages → foreign v99 recipe → 2 stages; every layer reverted in turn against plain renders (and 2^ev where one exposure is left); blobs extract byte for byte; inputs never written")
     func scenario() throws {
         let dir = try appleExport()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -122,6 +141,7 @@ struct LifecycleTests: CLITest {
             let want = stages.isEmpty ? try pixels(source) : try expected(source, stages, in: dir)
             let same = got == want
             #expect(same, "after revert \(args.joined(separator: " "))")
+            try expectFormula(got, source, stages, "after revert \(args.joined(separator: " "))")
             #expect(try digests(inputs) == inputDigests, "an input changed after revert \(args)")
         }
         try revert(["--stage", "exposure-2"], expect: ["contrast: 1.1"], on: futurePixels)
@@ -156,6 +176,7 @@ struct LifecycleTests: CLITest {
         let added = after.split(separator: "\n").filter { !before.split(separator: "\n").contains($0) }
         #expect(added == ["    enabled: false"])
         #expect(try pixels(current) == (try expected(photo, ["exposure: 0.5"], in: dir)))
+        try expectFormula(try pixels(current), photo, ["exposure: 0.5"], "sepia disabled")
         _ = try ok(["revert", photo, "--stage", "sepia", "--enable", "-o", current])
         #expect(try pixels(current) == (try expected(photo, ["exposure: 0.5", "sepia: 0.6"], in: dir)))
         // The contact sheet: one labelled tile per layer (original + 2 stages), laid out by ContactSheet.
@@ -188,12 +209,9 @@ struct LifecycleTests: CLITest {
         #expect(!(try String(contentsOfFile: photo + ".recipe.yaml", encoding: .utf8)).contains("clarity"))
     }
 
-    @Test("darktable: the XMP and its export become a frozen base (corpus/foreign/darktable)")
+    @Test("darktable: the XMP and its export become a frozen base (corpus/foreign/darktable)", Requirement.corpus)
     func darktable() throws {
-        guard let corpus = TestPaths.corpus else {
-            testNote("darktable test skipped: ../shared/corpus not present")
-            return
-        }
+        let corpus = try Requirement.corpusURL()
         let dir = TestPaths.temporaryDirectory("darktable").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let src = corpus.appendingPathComponent("foreign/darktable").path

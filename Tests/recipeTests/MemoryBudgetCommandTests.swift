@@ -37,11 +37,10 @@ struct MemoryBudgetCommandTests: CLITest {
     }
 
     /// The peak RSS of `recipe args` in bytes (GNU time's %M), or nil without /usr/bin/time.
-    func peakRSS(_ args: [String]) throws -> Int? {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else { return nil }
+    func peakRSS(_ args: [String]) throws -> Int {
         let r = try ExternalTool.run("/usr/bin/time", ["-f", "%M", TestPaths.recipeBinary] + args)
         #expect(r.status == 0, "recipe \(args.joined(separator: " ")): \(r.stderr)")
-        return r.stderr.split(separator: "\n").last.flatMap { Int($0) }.map { $0 * 1024 }
+        return try #require(r.stderr.split(separator: "\n").last.flatMap { Int($0) }.map { $0 * 1024 }, "no peak RSS from GNU time: \(r.stderr)")
     }
 
     @Test("explain --photo shows the estimate, the budget and what takes the most")
@@ -110,7 +109,7 @@ struct MemoryBudgetCommandTests: CLITest {
     /// 1.01–1.26 over the bundled recipes on photo24 at full size and 1600 px and on the sample
     /// photos, 1.01 for this recipe without the resize on photo24; here (debug build, Landscape_1
     /// doubled) 215 MiB estimated and 209 measured.
-    @Test("the estimate bounds the peak RSS the render reaches, within 1.5×")
+    @Test("the estimate bounds the peak RSS the render reaches, within 1.5×", Requirement.file("/usr/bin/time"))
     func estimateAgainstMeasured() throws {
         let dir = TestPaths.temporaryDirectory("budget-measured")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -119,11 +118,8 @@ struct MemoryBudgetCommandTests: CLITest {
         try write(Self.wholeImages, recipeFile)
         try write(Self.head + "  - exposure: 0\n", identity)
         let tiny = TestPaths.fixture("jpeg/moz_jpg-size-15x15.jpg")
-        guard let base = try peakRSS(["render", tiny, "-o", dir.appendingPathComponent("tiny.jpg").path]),
-              let peak = try peakRSS(["render", Self.landscape, "--recipe", recipeFile, "-o", dir.appendingPathComponent("out.jpg").path]) else {
-            testNote("memory budget: /usr/bin/time is not installed; the estimate was not measured")
-            return
-        }
+        let base = try peakRSS(["render", tiny, "-o", dir.appendingPathComponent("tiny.jpg").path])
+        let peak = try peakRSS(["render", Self.landscape, "--recipe", recipeFile, "-o", dir.appendingPathComponent("out.jpg").path])
         let estimate = try estimate(recipeFile, photo: Self.landscape) - (try estimate(identity, photo: tiny))
         let measured = peak - base
         testNote("memory budget: Landscape_1 doubled, two whole images: estimate \(estimate >> 20) MiB, measured \(measured >> 20) MiB "
@@ -138,7 +134,7 @@ struct MemoryBudgetCommandTests: CLITest {
     /// (`RenderEstimate.beforeDecoding`) and must bound the measured peak within 1.2×. Measured
     /// with the release build for a 129³ cube (58 MB of text) on photo24: 120 MiB estimated, 93
     /// measured; before, 47 estimated (the table only).
-    @Test("a large .cube's reading is in the estimate, which bounds the peak RSS within 1.2×")
+    @Test("a large .cube's reading is in the estimate, which bounds the peak RSS within 1.2×", Requirement.file("/usr/bin/time"))
     func largeCubeEstimate() throws {
         let dir = TestPaths.temporaryDirectory("budget-cube")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -156,11 +152,8 @@ struct MemoryBudgetCommandTests: CLITest {
         let tiny = TestPaths.fixture("jpeg/moz_jpg-size-15x15.jpg")
         let explained = try ok(["explain", recipeFile, "--photo", tiny])
         #expect(explained.contains("the peak comes before decoding: reading big.cube"), "\(explained)")
-        guard let base = try peakRSS(["render", tiny, "-o", dir.appendingPathComponent("tiny.jpg").path]),
-              let peak = try peakRSS(["render", tiny, "--recipe", recipeFile, "-o", dir.appendingPathComponent("out.jpg").path]) else {
-            testNote("memory budget: /usr/bin/time is not installed; the estimate was not measured")
-            return
-        }
+        let base = try peakRSS(["render", tiny, "-o", dir.appendingPathComponent("tiny.jpg").path])
+        let peak = try peakRSS(["render", tiny, "--recipe", recipeFile, "-o", dir.appendingPathComponent("out.jpg").path])
         let estimate = try estimate(recipeFile, photo: tiny) - (try estimate(identity, photo: tiny))
         let measured = peak - base
         testNote("memory budget: a 65³ .cube (\(text.utf8.count >> 20) MiB of text) on 15×15: estimate \(estimate >> 20) MiB, measured \(measured >> 20) MiB (both less the identity render)")

@@ -87,12 +87,11 @@ struct PrecisionTests: CLITest {
         return try decodedSamples(png)
     }
 
-    static let hasVips = ExternalTool.find("vips") != nil
 
     /// Before, only a PNG output got the 16-bit samples: a TIFF (and a HEIC) was rendered to 8 bits
     /// and widened (every sample a multiple of 257).
     @Test("a 16-bit PNG through a stage into a 16-bit TIFF holds the samples the 16-bit PNG output holds (vips' decode)",
-          .enabled(if: hasVips, "needs vips (libvips-tools)"))
+          Requirement.tool("vips"))
     func stage16TIFF() throws {
         let dir = TestPaths.temporaryDirectory("precision16-tiff")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -108,7 +107,7 @@ struct PrecisionTests: CLITest {
 
     /// The tester's case: 220 distinct levels in the TIFF against 23,381 in the PNG.
     @Test("ljt_monkey16 through exposure 0.1: each channel of the TIFF has within 1 % of the PNG's distinct 16-bit levels, and ≥ 20,000",
-          .enabled(if: TestPaths.corpus != nil && hasVips, "needs ../shared/corpus and vips (libvips-tools)"))
+          Requirement.corpus, Requirement.tool("vips"))
     func monkeyLevels() throws {
         let dir = TestPaths.temporaryDirectory("precision16-monkey")
         defer { try? FileManager.default.removeItem(at: dir) }

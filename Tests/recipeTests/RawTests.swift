@@ -11,8 +11,6 @@ import TestSupport
 @Suite("camera raw files")
 struct RawTests: CLITest {
     static let tools = TestPaths.packageRoot.appendingPathComponent("Tests/Tools").path
-    static let hasPython = ExternalTool.pythonHas("png") && ExternalTool.pythonHas("numpy")
-    static let hasDcrawEmu = ExternalTool.find("dcraw_emu") != nil
     static let corpusRaws = ["tinydng_colorchart.dng", "a2tools_qt100_IMAGE01.qtk", "a2tools_qt150_raw_Image_08.qtk",
                              "a2tools_dc50_DC0008L.kdc"]
 
@@ -37,7 +35,7 @@ struct RawTests: CLITest {
     }
 
     @Test("a Bayer DNG made from a photo develops back to it, upright at every orientation, closer than LibRaw's own AHD develop",
-          .enabled(if: hasPython && hasDcrawEmu, "needs python3 with numpy and pypng, and dcraw_emu (libraw-bin)"))
+          Requirement.python("png", "numpy"), Requirement.tool("dcraw_emu"))
     func knownAnswer() throws {
         let dir = TestPaths.temporaryDirectory("raw-known")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -64,7 +62,7 @@ struct RawTests: CLITest {
     }
 
     @Test("real camera raws develop as dcraw_emu develops them (mean ΔE2000 ≤ 1, same white balance and demosaic)",
-          .enabled(if: TestPaths.corpus != nil && hasPython && hasDcrawEmu, "needs ../shared/corpus, python3 (numpy, pypng) and dcraw_emu"),
+          Requirement.corpus, Requirement.python("png", "numpy"), Requirement.tool("dcraw_emu"),
           arguments: corpusRaws)
     func matchesLibRaw(_ name: String) throws {
         let dir = TestPaths.temporaryDirectory("raw-libraw")
@@ -81,7 +79,7 @@ struct RawTests: CLITest {
     }
 
     @Test("our camera matrix is LibRaw's: camera RGB → XYZ → the working space",
-          .enabled(if: TestPaths.corpus != nil, "needs ../shared/corpus"), arguments: ["tinydng_colorchart.dng", "a2tools_qt100_IMAGE01.qtk"])
+          Requirement.corpus, arguments: ["tinydng_colorchart.dng", "a2tools_qt100_IMAGE01.qtk"])
     func cameraMatrix(_ name: String) throws {
         let decoder = try RawDecoder(path: TestPaths.corpus!.appendingPathComponent("raw/" + name).path, options: DecodeOptions())
         let raw = try #require(decoder.info.raw)
@@ -109,7 +107,7 @@ struct RawTests: CLITest {
     }
 
     @Test("damaged raws exit 1 naming the camera and the problem, in under 5 s",
-          .enabled(if: TestPaths.corpus != nil, "needs ../shared/corpus"),
+          Requirement.corpus,
           arguments: TestPaths.corpusFiles("raw/broken", extensions: ["cr2", "cr3", "raf", "mrw", "nef"]))
     func broken(_ path: String) throws {
         let dir = TestPaths.temporaryDirectory("raw-broken")
@@ -176,7 +174,7 @@ struct RawTests: CLITest {
     }
 
     @Test("outputs carry the raw's EXIF essentials, orientation applied (read back by libvips' libexif)",
-          .enabled(if: ExternalTool.find("vipsheader") != nil, "needs vipsheader (libvips-tools)"))
+          Requirement.tool("vipsheader"))
     func exif() throws {
         let dir = TestPaths.temporaryDirectory("raw-exif")
         defer { try? FileManager.default.removeItem(at: dir) }

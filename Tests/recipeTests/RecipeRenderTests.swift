@@ -24,11 +24,7 @@ struct RecipeRenderTests: CLITest {
     }
 
     /// The vips CLI, or nil with a note that the libvips oracle is skipped.
-    func vipsOracle() -> String? {
-        if let vips = ExternalTool.find("vips") { return vips }
-        testNote("libvips oracle skipped: vips not installed")
-        return nil
-    }
+    func vipsOracle() throws -> String { try Requirement.path("vips") }
 
     /// Runs `tool` with each argument list in turn, expecting each to succeed.
     func runAll(_ tool: String, _ commands: [[String]]) throws {
@@ -42,12 +38,8 @@ struct RecipeRenderTests: CLITest {
         zip(a, b).reduce(0) { max($0, abs(Int($1.0) - Int($1.1))) }
     }
 
-    @Test("contrast and brightness match ImageMagick's -function Polynomial within 1/255")
+    @Test("contrast and brightness match ImageMagick's -function Polynomial within 1/255", Requirement.imageMagick)
     func imageMagick() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/convert") else {
-            testNote("ImageMagick oracle skipped: /usr/bin/convert not installed")
-            return
-        }
         let dir = TestPaths.temporaryDirectory("engine-im")
         defer { try? FileManager.default.removeItem(at: dir) }
         for (stage, polynomial) in [("contrast: 1.25", "1.25,-0.125"), ("brightness: 0.1", "1,0.1"), ("contrast: {amount: 0.8, pivot: 0.3}", "0.8,0.06")] {
@@ -60,9 +52,9 @@ struct RecipeRenderTests: CLITest {
         }
     }
 
-    @Test("exposure matches libvips in linear light (scRGB, linear, back to sRGB) within 1/255")
+    @Test("exposure matches libvips in linear light (scRGB, linear, back to sRGB) within 1/255", Requirement.tool("vips"))
     func vips() throws {
-        guard let vips = vipsOracle() else { return }
+        let vips = try vipsOracle()
         let dir = TestPaths.temporaryDirectory("engine-vips")
         defer { try? FileManager.default.removeItem(at: dir) }
         let ours = try render("  - exposure: 1\n", in: dir)
@@ -73,9 +65,9 @@ struct RecipeRenderTests: CLITest {
         #expect(d <= 1, "max difference \(d)/255")
     }
 
-    @Test("blur matches libvips gaussblur (float, min-ampl 0.001) in linear light within 1/255 (from σ 16 on a coarse grid)", arguments: [0.8, 3.0, 12.0, 24.0, 40.0])
+    @Test("blur matches libvips gaussblur (float, min-ampl 0.001) in linear light within 1/255 (from σ 16 on a coarse grid)", Requirement.tool("vips"), arguments: [0.8, 3.0, 12.0, 24.0, 40.0])
     func blurVips(_ sigma: Double) throws {
-        guard let vips = vipsOracle() else { return }
+        let vips = try vipsOracle()
         let dir = TestPaths.temporaryDirectory("engine-blur")
         defer { try? FileManager.default.removeItem(at: dir) }
         let ours = try render("  - blur: \(sigma)\n", in: dir)
@@ -88,12 +80,8 @@ struct RecipeRenderTests: CLITest {
         #expect(d <= 1, "sigma \(sigma): max difference \(d)/255")
     }
 
-    @Test("sharpen matches ImageMagick's -unsharp 0xσ+amount+threshold within 2/255 (3 for a few samples: IM cuts its kernel shorter)")
+    @Test("sharpen matches ImageMagick's -unsharp 0xσ+amount+threshold within 2/255 (3 for a few samples: IM cuts its kernel shorter)", Requirement.imageMagick)
     func sharpenImageMagick() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/convert") else {
-            testNote("ImageMagick oracle skipped: /usr/bin/convert not installed")
-            return
-        }
         let dir = TestPaths.temporaryDirectory("engine-usm")
         defer { try? FileManager.default.removeItem(at: dir) }
         for (stage, im) in [("sharpen: {amount: 0.8, sigma: 1}", "0x1+0.8+0"), ("sharpen: {amount: 1.5, sigma: 2.5, threshold: 0.05}", "0x2.5+1.5+0.05")] {
@@ -221,31 +209,48 @@ struct RecipeRenderTests: CLITest {
         }
     }
 
-    @Test("display size from a reduced decode matches the full render downscaled: PSNR ≥ 40 dB for every recipe of Recipes/", arguments: [("Landscape_1.jpg", 600)])
-    func displayMatchesFull(_ photoName: String, _ size: Int) throws {
-        let photo = TestPaths.samples.appendingPathComponent(photoName).path
+    /// A small photo reduced 1/2: Landscape_1 (1800×1200) at 600 px is decoded at 900 px for 600
+    /// out. libjpeg's DCT-domain 1/2 decode averages gamma-encoded values in blocks, where the full
+    /// render's resize averages linear light; on this photo's white-on-dark labels that alone gives
+    /// 40.3 dB with no recipe, and contrast and sharpening raise the difference. Measured over the
+    /// chain and Recipes/ (2026-11-28): 34.1 dB (basic-corrections) to 45.4 dB
+    /// (filtster), the chain 37.9, square-crop identical. 40 dB is not claimed at this size (README and
+    /// docs/colour-and-formats.md claim it at display size, `displayCorpusReduced` below); this
+    /// test holds the measured floor, so a change that makes the small-photo path worse fails.
+    static let smallReducedFloor = 34.0
+
+    @Test("a small photo reduced 1/2 (Landscape_1, 900 px decoded for 600 out) stays within its measured floor of the full render downscaled (PSNR ≥ 34 dB) for every recipe of Recipes/")
+    func displaySmallReduced() throws {
+        let photo = TestPaths.samples.appendingPathComponent("Landscape_1.jpg").path
         let dir = TestPaths.temporaryDirectory("engine-display")
         defer { try? FileManager.default.removeItem(at: dir) }
         for recipePath in try Self.displayRecipes(in: dir) {
-            let (a, b) = try displayAndDownscaled(photo, recipe: recipePath, size: size, in: dir)
+            let (a, b) = try displayAndDownscaled(photo, recipe: recipePath, size: 600, in: dir)
             #expect(a.count == b.count)
             let psnr = Self.psnr(a, b)
             let name = (recipePath as NSString).lastPathComponent
-            testNote("display vs full downscaled, \(photoName) at \(size) px, \(name): PSNR \(String(format: "%.1f", psnr)) dB")
-            if photoName.hasSuffix(".jpg") {
-                // Known miss: libjpeg's DCT-domain 1/2 decode averages gamma-encoded values in
-                // blocks, where the full render's resize averages linear light; on this photo's
-                // white-on-dark labels that alone gives 40.3 dB with no recipe (900 px decoded for
-                // 600 out), and contrast and sharpening raise the difference: 35.0–46.5 dB over
-                // Recipes/ (39.0 for the chain), with the leading point steps already run before
-                // the resize. At the default display size (2048) this photo is not reduced.
-                #expect(psnr >= 34, "\(recipePath): PSNR \(psnr) dB, below even the known miss")
-                withKnownIssue("display renders of JPEGs decoded with DCT scaling miss 40 dB on Landscape_1 at 600 px", isIntermittent: true) {
-                    #expect(psnr >= 40, "\(recipePath): PSNR \(psnr) dB")
-                }
-            } else {
-                #expect(psnr >= 40, "\(recipePath): PSNR \(psnr) dB")
-            }
+            testNote("display vs full downscaled, Landscape_1 at 600 px (1/2), \(name): PSNR \(String(format: "%.1f", psnr)) dB")
+            #expect(psnr >= Self.smallReducedFloor, "\(name): PSNR \(psnr) dB")
+        }
+    }
+
+    /// The claim of docs/colour-and-formats.md, on a corpus photo at display size (2048 px): the
+    /// 5760 px photo decoded at 1/2 (2880 px for 2048 out) through the chain, its lowest pair
+    /// (measured 2026-11-28: 40.1 dB; basic-corrections 42.3). One pair only: a full render of a
+    /// 22 MP photo takes minutes in a debug build. `.ci/bench display` checks every corpus pair.
+    @Test("display size (2048 px) of a corpus photo decoded at 1/2 is ≥ 40 dB PSNR from the full render downscaled",
+          Requirement.corpus, arguments: [("bench/jake-nackos-HjpNeUD8qdw-unsplash.jpg", "1/2")])
+    func displayCorpusReduced(_ file: String, _ factor: String) throws {
+        let photo = try Requirement.corpusURL().appendingPathComponent(file).path
+        let dir = TestPaths.temporaryDirectory("engine-display-corpus")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let recipes = [try Self.displayRecipes(in: dir)[0]]
+        for recipePath in recipes {
+            let (a, b) = try displayAndDownscaled(photo, recipe: recipePath, size: 2048, in: dir)
+            #expect(a.count == b.count && !a.isEmpty)
+            let psnr = Self.psnr(a, b)
+            testNote("display vs full downscaled, \(file) at 2048 px (\(factor)), \((recipePath as NSString).lastPathComponent): PSNR \(String(format: "%.1f", psnr)) dB")
+            #expect(psnr >= 40, "\(file), \((recipePath as NSString).lastPathComponent): PSNR \(psnr) dB")
         }
     }
 

@@ -32,13 +32,10 @@ struct VersionTests: CLITest {
         }
     }
 
-    @Test("each library's line says the version pkg-config gives for it")
+    @Test("each library's line says the version pkg-config gives for it", Requirement.tool("pkg-config"))
     func versionsMatchPkgConfig() throws {
         let reported = libraries(try ok(["--version"]))
-        guard let pkgConfig = ExternalTool.find("pkg-config") else {
-            testNote("pkg-config not installed: the library versions are not checked")
-            return
-        }
+        let pkgConfig = try Requirement.path("pkg-config")
         // The label in the report, the pkg-config name.
         let libraries = [("libjpeg-turbo", "libjpeg"), ("libpng", "libpng"), ("libyaml", "yaml-0.1"), ("Little CMS", "lcms2"),
                          ("libwebp", "libwebp"), ("libheif", "libheif"), ("libtiff", "libtiff-4"), ("LibRaw", "libraw_r"),
