@@ -26,10 +26,11 @@ void rcp_other_difference(const rcp_grid *g, const float *D, float *E, int m);
  * four neighbours at green sites (Differences.c). m ≥ 1. */
 void rcp_differences(const rcp_grid *g, const float *D, const float *E, float *KR, float *KB, int m);
 
-/* Green at red and blue sites again, from the colour differences of the four neighbours
- * (RefineGreen.c): D and G rewritten there. m ≥ 1. */
-void rcp_refine_green(const rcp_grid *g, const float *F, const float *KR, const float *KB, const float *S,
-                      float *D, float *G, int m);
+/* Green at red and blue sites again, from the colour differences around (RefineGreen.c), each
+ * direction weighted by the first estimate's sums of change Sh and Sv: D and G rewritten there.
+ * Reads KR and KB three rows and columns around and Sh and Sv four: m ≥ 4. */
+void rcp_refine_green(const rcp_grid *g, const float *F, const float *KR, const float *KB, const float *Sh,
+                      const float *Sv, float *D, float *G, int m);
 
 /* KR and KB each replaced by its 3 × 3 median `passes` times, T a scratch plane (Median.c). The
  * first pass covers [m, h − m) × [m, w − m), each later one a row and a column less on every side. */
