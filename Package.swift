@@ -164,7 +164,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["RecipeCore"], path: "Tests/TestSupport"),
         .testTarget(name: "RecipeCoreTests", dependencies: ["RecipeCore", "TestSupport"]),
         .testTarget(name: "RecipeKernelsTests", dependencies: ["RecipeKernels", "TestSupport"]),
-        .testTarget(name: "RecipeCodecsTests", dependencies: ["RecipeCodecs", "TestSupport"]),
+        .testTarget(name: "RecipeCodecsTests", dependencies: ["RecipeCodecs", "CDemosaic", "TestSupport"]),
         .testTarget(name: "RecipeColorTests", dependencies: ["RecipeColor", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "RecipeRenderTests",

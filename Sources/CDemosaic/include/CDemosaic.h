@@ -10,11 +10,14 @@
  * colour difference G − C at every sample; green at red and blue sites from those differences in
  * the four directions, each weighted by how little the differences change in its 5 × 5 window;
  * then G − R and G − B at the other colour's sites by a 7 × 7 filter and at green sites from the
- * four neighbours. It runs on the square root of the white-balanced samples, so that the errors
- * it cannot avoid fall evenly on a roughly perceptual scale rather than on dark edges. No state
- * between strips: any rows can be asked for, in any order, on any thread. The mosaic is read
- * through a margin of 12 rows and columns, mirrored at the image's edges (by two, so the pattern
- * keeps its phase). */
+ * four neighbours. Green at red and blue sites is then estimated once more from those colour
+ * differences around it (Menon et al.'s refinement), the differences again, and three 3 × 3
+ * median passes over them (dcraw's -m 3). It runs on the square root of the white-balanced
+ * samples, so that the errors it cannot avoid fall evenly on a roughly perceptual scale rather
+ * than on dark edges. No state between strips: any rows can be asked for, in any order, on any
+ * thread, and give the same pixels however the image is cut. The mosaic is read through a margin
+ * of 22 rows and columns, mirrored at the image's edges (by two, so the pattern keeps its
+ * phase). */
 
 /* The mosaic of one raw file, as LibRaw unpacked it. */
 typedef struct {
