@@ -115,6 +115,33 @@ struct FormatPreservingCommandTests: CLITest {
         #expect(accepted.removed.count == 1 && accepted.added.count == 1 && accepted.added[0].hasPrefix("original: {"), "\(accepted)")
     }
 
+    @Test("a stage edit adds is written in its neighbours' style: parameters in block form when they write theirs so, in flow form when they use `{…}`")
+    func newStageTakesTheNeighboursParamStyle() throws {
+        let dir = TestPaths.temporaryDirectory("fmt-edit-style").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for block in [true, false] {
+            let photo = dir + "/p\(block).jpg", current = dir + "/c.png", sidecar = photo + ".recipe.yaml"
+            try FileManager.default.copyItem(atPath: TestPaths.fixture("jpeg/pil_hopper.jpg"), toPath: photo)
+            _ = try ok(["edit", photo, "--stage", "white-balance: {temp: 5200, tint: 8}", "-o", current])
+            var hand = try String(contentsOfFile: sidecar, encoding: .utf8)
+            let line = try #require(hand.split(separator: "\n").first { $0.contains("white-balance: {temp: 5200, tint: 8}") })
+            let indent = String(line.prefix { $0 == " " })
+            if block {
+                // A person writes the parameters as a block mapping.
+                hand = hand.replacingOccurrences(of: String(line), with: "\(indent)white-balance:\n\(indent)  temp: 5200\n\(indent)  tint: 8")
+                try write(hand, sidecar)
+                _ = try ok(["check", sidecar])
+            }
+            _ = try ok(["edit", photo, "--stage", "vignette: {amount: 0.4, radius: 0.9}", "-o", current])
+            let diff = Self.changed(hand, try String(contentsOfFile: sidecar, encoding: .utf8))
+            #expect(diff.removed.isEmpty, "no line changed: \(diff.removed)")
+            let expected = block
+                ? ["  - id: vignette", "    vignette:", "      amount: 0.4", "      radius: 0.9"]
+                : ["  - id: vignette", "    vignette: {amount: 0.4, radius: 0.9}"]
+            #expect(diff.added == expected, "block \(block): \(diff.added)")
+        }
+    }
+
     @Test("migrate of a hand-formatted 1.0 recipe changes the version and the renamed key, nothing else")
     func migrateChangesOnlyMigratedSpans() throws {
         let dir = TestPaths.temporaryDirectory("fmt-migrate").path

@@ -26,14 +26,17 @@ public struct FormatPreservingWrite: Sendable {
         guard let target = try? RecipeDocument.parse(SourceFile(path: original.path, text: intended)) else {
             return FormatPreservingWrite(text: intended, note: nil)
         }
-        return write(target, over: original, fallback: intended) { target.isMeant(by: $0) }
+        return write(target, over: original, fallback: intended, restyleNewStages: true) { target.isMeant(by: $0) }
     }
 
     /// Writes `target` over `original`'s text; `means` says whether a result reads back as meant.
-    static func write(_ target: RecipeDocument, over original: SourceFile, fallback: String,
+    /// `restyleNewStages`: a stage the file lacks is written in the file's style rather than as
+    /// the target's text has it (for a tool's canonical target, not for a person's text).
+    static func write(_ target: RecipeDocument, over original: SourceFile, fallback: String, restyleNewStages: Bool = false,
                       means: (String) -> Bool) -> FormatPreservingWrite {
         do {
             var rewriter = try TextRewriter(original, target: target)
+            rewriter.restyleNewStages = restyleNewStages
             let text = try rewriter.run()
             guard means(text) else {
                 return FormatPreservingWrite(text: fallback, note: "\(original.path): written in the canonical form (an edit in place did not read back the same)")

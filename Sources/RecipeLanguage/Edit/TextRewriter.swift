@@ -25,6 +25,10 @@ struct TextRewriter {
     let document: RecipeDocument
     let target: RecipeDocument
     var editor: SourceEditor
+    /// Whether the target's own text of a new stage may be rewritten in the file's style: true
+    /// when the target is a tool's canonical text (an edit of a sidecar), false when it is a
+    /// person's (theirs, in a merge: their stage keeps their text).
+    var restyleNewStages = false
 
     init(_ file: SourceFile, target: RecipeDocument) throws(Unclear) {
         let document: RecipeDocument
@@ -163,14 +167,17 @@ struct TextRewriter {
     }
 
     /// A stage written afresh as an item at `indent`: its own text when it has some (a stage
-    /// taken from the other side of a merge), else canonically.
+    /// taken from the other side of a merge), else canonically (a tool's new stage), with its
+    /// parameters in block form when the file's other stages write theirs that way.
     func stageLines(_ stage: RecipeDocument.Stage, indent: Int, comments: Bool) -> [String] {
         var lines: [String]
-        if let chunk = stage.chunk {
+        if let chunk = stage.chunk, !restyleNewStages {
             lines = chunk.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             if lines.last == "" { lines.removeLast() }
         } else {
-            lines = RecipeMerge.block(stage, comments: stage.comments)
+            // A shorthand (`sepia: 0.25`) stays one; a `{…}` mapping follows the neighbours.
+            lines = RecipeMerge.block(stage, comments: stage.comments,
+                                      blockParams: stage.opText.hasPrefix("{") && neighboursWriteBlockParams())
         }
         func isCommentOrBlank(_ line: String) -> Bool {
             line.trimmingPrefix(while: { $0 == " " }).hasPrefix("#") || line.allSatisfy { $0 == " " }
@@ -185,6 +192,21 @@ struct TextRewriter {
             lines = lead.filter { !own.contains($0.trimmingPrefix(while: { $0 == " " })) } + lines.dropFirst(lead.count)
         }
         return Self.spaced(SourceChunks.reindent(lines, to: indent), after: indent, like: itemSpacing())
+    }
+
+    /// Whether the file's stages write their parameters as block mappings (`exposure:` then
+    /// `ev: 0.3` on the next line): at least one does and none uses a flow mapping `{…}`.
+    /// Shorthands (`exposure: 0.3`) say nothing either way.
+    func neighboursWriteBlockParams() -> Bool {
+        var block = 0
+        for item in Self.pair("stages", in: root)?.value.sequence ?? [] {
+            for pair in item.mapping ?? [] where pair.key.scalar.map({ Operations.named($0) != nil }) ?? false {
+                guard pair.value.mapping != nil else { continue }
+                if pair.value.flow { return false }
+                block += 1
+            }
+        }
+        return block > 0
     }
 
     /// How far the first stage's keys sit after its `-` (`- exposure` 2, `-   exposure` 4).
