@@ -289,7 +289,7 @@ struct EngineReport {
                 : "`recipe --size display` renders the chain only, since this build cannot render `sharpen`, so "
                     + "the display check is marked not comparable until the chain + unsharp row runs."))
         lines.append("- batch: the recipe batch is one `recipe apply` process (issue 6) over `$W/batch-in`, a folder of "
-            + "links to the batch photos, `--jobs 2 --force --progress none` (full size, the chain, q90 4:2:0: the "
+            + "links to the batch photos, `--jobs 2 --force --progress none --follow-links` (the links lead out of the folder; full size, the chain, q90 4:2:0: the "
             + "defaults), into `$W/apply-out`, which is deleted before each run (untimed), so every run writes all "
             + "outputs and a new manifest. The libvips and fused C batches are `xargs -P 2`, one process per photo "
             + "(peers.sh batch.vips_c, batch.fused). images/s = photos ÷ median wall.")

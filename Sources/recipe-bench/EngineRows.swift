@@ -454,7 +454,7 @@ extension EngineToolbox {
                 plans[row] = .run(Command(
                     executable: recipe,
                     arguments: ["recipe", "apply", inputs.chainRecipe, inputs.applyInputs, "-o", inputs.applyOutputs,
-                                "--jobs", "2", "--force", "--progress", "none"],
+                                "--jobs", "2", "--force", "--progress", "none", "--follow-links"],
                     expectedOutput: FileSystem.join(inputs.applyOutputs, FileSystem.baseName(first)),
                     freshFolder: inputs.applyOutputs))
             case .batchMogrify:
