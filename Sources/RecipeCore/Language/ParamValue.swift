@@ -19,6 +19,15 @@ public struct RGBColor: Sendable, Hashable {
         }
         return "#" + byte(r) + byte(g) + byte(b)
     }
+
+    /// Whether `hex` says exactly this colour: every component a whole number of 255ths in 0…1.
+    public var isExactlyHex: Bool {
+        func exact(_ v: Double) -> Bool {
+            let scaled: Double = v * 255
+            return v >= 0 && v <= 1 && abs(scaled - scaled.rounded()) < 1e-9
+        }
+        return exact(r) && exact(g) && exact(b)
+    }
 }
 
 /// A spatial size: pixels of the full-size image (scaled at display size), or a percentage of a
@@ -80,7 +89,8 @@ public enum ParamValue: Sendable, Hashable, CustomStringConvertible {
         case .integer(let v): String(v)
         case .boolean(let b): b ? "true" : "false"
         case .choice(let s), .stageRef(let s): s
-        case .color(let c): "\"\(c.hex)\""
+        // `[0.3, 0.4, 0.2]` is no `#rrggbb` (0.3 is 76.5/255): such a colour keeps its numbers.
+        case .color(let c): c.isExactlyHex ? "\"\(c.hex)\"" : "[\(NumberFormatting.shortest(c.r)), \(NumberFormatting.shortest(c.g)), \(NumberFormatting.shortest(c.b))]"
         case .point(let p): "[\(NumberFormatting.shortest(p.x)), \(NumberFormatting.shortest(p.y))]"
         case .points(let ps):
             "[" + ps.map { "[\(NumberFormatting.shortest($0.x)), \(NumberFormatting.shortest($0.y))]" }

@@ -48,7 +48,7 @@ struct DocumentBuilder {
         for (pair, chunk) in zip(pairs, chunks) {
             let key = pair.key.scalar ?? YAMLText.canonical(pair.key)
             document.order.append(key)
-            let above = SourceChunks.comments(file, lines: (previousLast + 1)...max(previousLast + 1, pair.key.range.start.line - 1))
+            let above = SourceChunks.comments(file, lines: (previousLast + 1)...max(previousLast + 1, pair.key.range.start.line - 1), blanks: true)
             previousLast = pair.value.lastLine
             switch key {
             case "params":

@@ -143,6 +143,11 @@ public struct RecipeMerge: Sendable {
                 target.knobs += theirs.knobs.filter { $0.name == name }
                 body += Self.lines(theirs.knobs.first { $0.name == name }, key: name, indent: "  ")
             case .conflict:
+                if let a, let b, let value = knobPartsMerge(name, o, a, b) {
+                    target.knobs.append(.init(name: name, value: value))
+                    body.append("  \(name): " + value.text)
+                    continue
+                }
                 conflicts.append("param `\(name)`: " + Self.describe(o, a, b, inBase: o != nil))
                 let marker = Self.marker(o, a, b, inBase: o != nil)
                 target.knobs.append(.init(name: name, value: Self.conflictValue(marker)))
@@ -151,6 +156,43 @@ public struct RecipeMerge: Sendable {
         }
         guard !body.isEmpty else { return [] }
         return ours.paramsComments + ["params:"] + body
+    }
+
+    /// A knob both sides changed, merged part by part (`{default: …, doc: …}`): one side's new
+    /// default and the other's new doc are both taken, and when only one part differs on both
+    /// sides that part alone is marked (`{default: {conflict: …}, doc: …}`). Nil when both parts
+    /// conflict: the whole knob is marked.
+    mutating func knobPartsMerge(_ name: String, _ o: RecipeDocument.Value?, _ a: RecipeDocument.Value, _ b: RecipeDocument.Value) -> RecipeDocument.Value? {
+        typealias V = RecipeDocument.Value
+        func parts(_ v: V?) -> (V?, V?) {
+            guard let v else { return (nil, nil) }
+            let (d, doc) = TextRewriter.knobParts(v)
+            return (d.map { V($0) }, doc.map { V($0) })
+        }
+        let (od, odoc) = parts(o), (ad, adoc) = parts(a), (bd, bdoc) = parts(b)
+        guard odoc != nil || adoc != nil || bdoc != nil else { return nil }  // `warmth: 5600`: the value is the default
+        let pickDefault = Self.pick(od, ad, bd), pickDoc = Self.pick(odoc, adoc, bdoc)
+        guard pickDefault != .conflict || pickDoc != .conflict, let ad, let bd else { return nil }
+        var defaultText: String, defaultKey: String
+        switch pickDefault {
+        case .ours: (defaultText, defaultKey) = (ad.text, ad.key)
+        case .theirs: (defaultText, defaultKey) = (bd.text, bd.key)
+        case .conflict:
+            conflicts.append("param `\(name)` (default): " + Self.describe(od, ad, bd, inBase: od != nil))
+            defaultText = Self.marker(od, ad, bd, inBase: od != nil)
+            defaultKey = "\u{2}" + defaultText
+        }
+        var doc: (text: String, key: String)?
+        switch pickDoc {
+        case .ours: doc = adoc.map { ($0.text, $0.key) }
+        case .theirs: doc = bdoc.map { ($0.text, $0.key) }
+        case .conflict:
+            conflicts.append("param `\(name)` (doc): " + Self.describe(odoc, adoc, bdoc, inBase: odoc != nil))
+            let marker = Self.marker(odoc, adoc, bdoc, inBase: odoc != nil)
+            doc = (marker, "\u{2}" + marker)
+        }
+        guard let doc else { return V(defaultText, key: defaultKey) }
+        return V("{default: \(defaultText), doc: \(doc.text)}", key: defaultKey + "\u{1}" + doc.key)
     }
 
     // MARK: - stages

@@ -33,9 +33,20 @@ enum SourceChunks {
         return ranges
     }
 
-    /// The comment lines among `lines` (1-based, inclusive), as written.
-    static func comments(_ file: SourceFile, lines: ClosedRange<Int>) -> [String] {
-        lines.map(file.line).filter { $0.drop { $0 == " " || $0 == "\t" }.hasPrefix("#") }
+    /// The comment lines among `lines` (1-based, inclusive), as written; with `blanks`, the blank
+    /// lines among them too (runs of them as one), so a merge that writes them keeps the gaps
+    /// `recipe fmt` keeps.
+    static func comments(_ file: SourceFile, lines: ClosedRange<Int>, blanks: Bool = false) -> [String] {
+        var out: [String] = []
+        for line in lines.map(file.line) {
+            let text = line.drop { $0 == " " || $0 == "\t" || $0 == "\r" }
+            if text.hasPrefix("#") {
+                out.append(line)
+            } else if blanks, text.isEmpty, out.last != "" {
+                out.append("")
+            }
+        }
+        return out
     }
 
     /// Shifts every line by the same amount, so nesting (and block scalars) keep their shape.

@@ -99,10 +99,14 @@ struct TextRewriter {
             let p = Self.pair(name, in: params.value)
             switch (p, t) {
             case (let p?, let t?):
-                // `{default: 5600, doc: …}` whose doc stays: only the default changes.
+                // `{default: 5600, doc: …}` of which one part stays: only the other changes (a
+                // merge's conflict marker, keyed with a leading \u{2}, is written as its text).
                 let (oldDefault, oldDoc) = Self.knobParts(a), (newDefault, newDoc) = Self.knobParts(t)
-                if let d = Self.pair("default", in: p.value), let newDefault, oldDoc == newDoc, oldDefault != newDefault, !t.key.hasPrefix("\u{2}") {
-                    try editor.setValue(d, newDefault)
+                func text(_ key: String) -> String { key.hasPrefix("\u{2}") ? String(key.dropFirst()) : key }
+                if let d = Self.pair("default", in: p.value), let newDefault, oldDoc == newDoc, oldDefault != newDefault {
+                    try editor.setValue(d, text(newDefault))
+                } else if let d = Self.pair("doc", in: p.value), let newDoc, oldDefault == newDefault, oldDoc != newDoc {
+                    try editor.setValue(d, text(newDoc))
                 } else {
                     try editor.setValue(p, t.text)
                 }

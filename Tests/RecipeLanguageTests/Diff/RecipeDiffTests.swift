@@ -59,6 +59,20 @@ struct RecipeDiffTests {
         #expect(fromDefault == ["stage 1 (vignette): radius 1 (default) → 0.8"])
     }
 
+    @Test("a colour written as numbers is compared by its numbers, not rounded to #rrggbb")
+    func colourNumbersCount() throws {
+        // 0.3 and 0.302 are both #4d in hex; they are different colours.
+        let lines = try Self.diff("  - colorize: {color: [0.3, 0.4, 0.2], amount: 0.2}\n",
+                                  "  - colorize: {color: [0.302, 0.4, 0.2], amount: 0.2}\n")
+        #expect(lines == ["stage 1 (colorize): color [0.3, 0.4, 0.2] → [0.302, 0.4, 0.2]"], "\(lines)")
+        // A triple that is exactly a hex colour is that colour.
+        let same = try Self.diff("  - colorize: {color: [0.2, 0.4, 0.6], amount: 0.2}\n",
+                                 "  - colorize: {color: \"#336699\", amount: 0.2}\n")
+        #expect(same.isEmpty, "\(same)")
+        #expect(ParamValue.color(RGBColor(0.3, 0.4, 0.2)).description == "[0.3, 0.4, 0.2]")
+        #expect(ParamValue.color(RGBColor(0.2, 0.4, 0.6)).description == "\"#336699\"")
+    }
+
     @Test("an inserted stage is one addition, not every later stage changed")
     func added() throws {
         let old = "  - exposure: 0.3\n  - sepia: 0.4\n  - vignette: 0.3\n"

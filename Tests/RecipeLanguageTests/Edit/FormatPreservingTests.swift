@@ -147,10 +147,11 @@ struct FormatPreservingTests {
                 let line = ours.utf8.prefix(theirsEdit.token.range.lowerBound).filter { $0 == 0x0A }.count
                 let oursLine = ours.split(separator: "\n", omittingEmptySubsequences: false)[line]
                 #expect(diff.removed == ["-" + oursLine] && diff.added.count == 1, "\(what): \(diff)")
-                // It means what the merge written afresh means; fmt of it is that text, comments aside.
+                // It means what the merge written afresh means, and fmt of it is that text.
                 #expect(Self.sameMeaning(merge.text, afresh.text), "\(what): \(merge.text)")
                 let expected = Self.splice(base, [(oursEdit.token.range, oursEdit.value), (theirsEdit.token.range, theirsEdit.value)])
                 if merge.text == expected { exact += 1 }
+                #expect(Self.canonical(merge.text) == afresh.text, "\(what): fmt of the merge is not the merge written afresh")
                 if Self.canonical(merge.text) == afresh.text { sameFmt += 1 }
                 merges += 1
                 linesChanged += diff.removed.count
@@ -159,12 +160,12 @@ struct FormatPreservingTests {
         #expect(recipes >= 20)
         #expect(merges >= 100, "only \(merges) merges")
         #expect(exact * 10 >= merges * 9, "only \(exact) of \(merges) merges replace exactly theirs' number token")
-        testNote("merge-file, clean: \(recipes) recipes, \(merges) one-value merges, \(linesChanged) lines changed against ours (\(merges) expected); \(exact) are ours with theirs' number token spliced in byte for byte; fmt of the result equals the old canonical merge byte for byte in \(sameFmt) (the rest differ in where fmt puts comments the old merge moved)")
+        testNote("merge-file, clean: \(recipes) recipes, \(merges) one-value merges, \(linesChanged) lines changed against ours (\(merges) expected); \(exact) are ours with theirs' number token spliced in byte for byte; fmt of the result equals the merge written afresh (in fmt's form) byte for byte in \(sameFmt)")
     }
 
     @Test("merge-file: both sides change the same number differently; only that value is marked, and each side resolves to its own file")
     func conflictsStayLocal() throws {
-        var conflicts = 0, oneLine = 0, totalRemoved = 0
+        var conflicts = 0, oneLine = 0, totalRemoved = 0, multiLine: Set<String> = []
         for (name, base) in try Self.corpus() {
             for token in Self.tokens(base) {
                 let values = Self.newValues(base, token)
@@ -190,12 +191,71 @@ struct FormatPreservingTests {
                     #expect(resolved.map { Self.sameMeaning($0, text) } == true, "\(what): resolved to \(side)")
                 }
                 conflicts += 1
-                if diff.removed.count == 1 { oneLine += 1 }
+                if diff.removed.count == 1 {
+                    oneLine += 1
+                } else {
+                    // A block list is one value (a curve's points): the marker replaces its lines.
+                    // Anything else (a `{default, doc}` knob's default, a parameter) is one line.
+                    #expect(token.unit.last == "points", "\(what): more than its own line changed: \(diff)")
+                    multiLine.insert(token.unit.joined(separator: "."))
+                }
                 totalRemoved += diff.removed.count
             }
         }
         #expect(conflicts >= 100, "only \(conflicts) conflicts")
-        testNote("merge-file, conflicts: \(conflicts) one-value conflicts, \(oneLine) changed exactly one line of ours, \(totalRemoved) lines replaced in all (each by one marker line)")
+        testNote("merge-file, conflicts: \(conflicts) one-value conflicts, \(oneLine) changed exactly one line of ours, \(totalRemoved) lines replaced in all (each by one marker line); more than one line only for block lists, which are one value: \(multiLine.sorted())")
+    }
+
+    @Test("merge-file on a `{default, doc}` knob: a default changed on both sides marks only `default:`; a default on one side and a doc on the other both merge")
+    func knobPartsMergeOnTheirOwnLines() throws {
+        let base = """
+            format: dev.recipe.edit
+            version: 1.2
+            params:
+                strength:
+                    default: 0.30     # at the corners
+                    doc: darkening at the corners
+                lift: 0.1
+            stages:
+                - vignette: {amount: $strength, radius: 1.2}
+                - brightness: $lift
+
+            """
+        func edited(_ old: String, _ new: String) -> String { base.replacingOccurrences(of: old, with: new) }
+        let oursDefault = edited("default: 0.30", "default: 0.40")
+
+        // Both change the default: only that line holds a marker; each side resolves to its file.
+        let theirsDefault = edited("default: 0.30", "default: 0.5")
+        let conflict = try Self.merge(base, oursDefault, theirsDefault, keepOurs: true)
+        #expect(conflict.conflicts == ["param `strength` (default): ours 0.4, theirs 0.5, base 0.3"], "\(conflict.conflicts)")
+        #expect(conflict.notes.isEmpty, "\(conflict.notes)")
+        #expect(Self.changed(oursDefault, conflict.text) == (["-        default: 0.40     # at the corners"],
+                                                           ["+        default: {conflict: {ours: 0.4, theirs: 0.5, base: 0.3}}     # at the corners"]),
+                "\(conflict.text)")
+        for (side, text) in [("ours", oursDefault), ("theirs", theirsDefault)] {
+            let resolved = ConflictMarker.resolved(SourceFile(path: "m.recipe.yaml", text: conflict.text), side: side)
+            #expect(resolved.map { Self.sameMeaning($0, text) } == true, "resolved to \(side): \(resolved ?? "nil")")
+        }
+        var options = CheckOptions()
+        options.checkFilesExist = false
+        let diagnostics = RecipeChecker.check(SourceFile(path: "m.recipe.yaml", text: conflict.text), options: options).diagnostics
+        #expect(diagnostics.filter { $0.severity == .error }.map(\.message) == ["unresolved merge conflict in param `strength` (`default`): ours 0.4, theirs 0.5, base 0.3"])
+
+        // Ours changes the default, theirs the doc: no conflict; ours' text with theirs' doc line.
+        let theirsDoc = edited("doc: darkening at the corners", "doc: how dark the corners get")
+        let clean = try Self.merge(base, oursDefault, theirsDoc, keepOurs: true)
+        #expect(clean.isClean && clean.notes.isEmpty, "\(clean.conflicts) \(clean.notes)")
+        #expect(clean.text == oursDefault.replacingOccurrences(of: "doc: darkening at the corners", with: "doc: how dark the corners get"), "\(clean.text)")
+        // The merge written afresh means the same.
+        let afresh = try Self.merge(base, oursDefault, theirsDoc, keepOurs: false)
+        #expect(afresh.isClean && Self.sameMeaning(afresh.text, clean.text), "\(afresh.text)")
+        #expect(afresh.text.contains("strength: {default: 0.4, doc: how dark the corners get}"), "\(afresh.text)")
+
+        // Both change both parts differently: the whole knob is one marker.
+        let theirsBoth = edited("default: 0.30", "default: 0.5").replacingOccurrences(of: "darkening at", with: "dark")
+        let oursBoth = oursDefault.replacingOccurrences(of: "darkening at", with: "light")
+        let whole = try Self.merge(base, oursBoth, theirsBoth, keepOurs: true)
+        #expect(whole.conflicts.count == 1 && whole.conflicts[0].hasPrefix("param `strength`: "), "\(whole.conflicts)")
     }
 
     @Test("merge-file: theirs adds a stage or deletes one while ours changes a number; a stage deleted on one side and changed on the other is one marker item")
