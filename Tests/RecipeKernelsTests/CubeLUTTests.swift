@@ -100,6 +100,12 @@ struct CubeLUTTests {
             ("LUT_3D_SIZE 2\nLUT_3D_SIZE 2\n", "given twice"),
             ("LUT_1D_SIZE 2\nDOMAIN_MIN 1 1 1\nDOMAIN_MAX 0 0 0\n0 0 0\n1 1 1\n", "DOMAIN_MAX"),
             ("", "no LUT_3D_SIZE"),
+            ("LUT_3D_SIZE 2\n0 0 0 0\n", "3 numbers, not 4"),
+            ("LUT_3D_SIZE 2\n0 0\n", "3 numbers, not 2"),
+            ("LUT_3D_SIZE 2\n0 1.5.3 0\n", "`1.5.3` is not a number"),
+            ("LUT_3D_SIZE 2\n0 inf 0\n", "`inf` is not a number"),
+            ("LUT_3D_SIZE 2\n0 1e99 0\n", "`1e99` is not a number"),
+            ("LUT_3D_SIZE 2\n0 0 0\n" + String(repeating: "1 1 1\n", count: 8), "more rows than the sizes say (8)"),
         ]
         for (text, words) in cases {
             do {
@@ -109,6 +115,39 @@ struct CubeLUTTests {
                 #expect(error.description.contains(words), "\(error)")
             }
         }
+    }
+
+    @Test("table rows are read as Float(_:) reads each number, in every spelling and with any blanks")
+    func rowSpellings() throws {
+        // Each row spelled differently: signs, exponents, no leading digit, many digits, tabs,
+        // CR LF, runs of blanks, a trailing comment (the general path), hex.
+        let rows = ["0 0 0", "1e-3 +.5 -0.25", "0.123456789012 1E2 2.", "\t0.5\t 0.25  0.125\r", "1 0x1p-2 0.3 # a comment",
+                    "-1.5e+1 3.4028234e38 1.17549435e-38", "  7 8 9  ", "0.1 0.2 0.3"]
+        let text = "TITLE \"spellings\"\nLUT_3D_SIZE 2\n" + rows.joined(separator: "\n") + "\n"
+        let lut = try CubeLUT.parse(Array(text.utf8))
+        let expected: [Float] = rows.flatMap { row in
+            row.split(separator: "#")[0].split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map { Float($0)! }
+        }
+        #expect(lut.table.count == 24)
+        #expect(lut.table.map(\.bitPattern) == expected.map(\.bitPattern), "\(lut.table) vs \(expected)")
+        // 2,016 random decimals of up to 9 digits, plain and with exponents: bit for bit what
+        // Float(String) gives.
+        var rng = SystemRandomNumberGenerator()
+        var words: [String] = []
+        for k in 0..<3 * 8 * 84 {
+            let m = Int.random(in: -999_999_999...999_999_999, using: &rng)
+            let digits = String(m.magnitude)
+            let sign = m < 0 ? "-" : ""
+            words.append(k % 2 == 0 ? "\(m)e-\(Int.random(in: 6...9, using: &rng))"
+                                    : sign + "0." + String(repeating: "0", count: 9 - digits.count) + digits)
+        }
+        var many = 0
+        for k in stride(from: 0, to: words.count, by: 24) {
+            let chunk = Array(words[k..<k + 24])
+            let file = "LUT_3D_SIZE 2\n" + stride(from: 0, to: 24, by: 3).map { chunk[$0..<$0 + 3].joined(separator: " ") }.joined(separator: "\n")
+            if try CubeLUT.parse(Array(file.utf8)).table.map(\.bitPattern) == chunk.map({ Float($0)!.bitPattern }) { many += 1 }
+        }
+        #expect(many == words.count / 24)
     }
 
     @Test("every .cube of the corpus parses or fails with a ParseError", Requirement.corpus)
