@@ -176,4 +176,31 @@ struct BuiltInProfileTests {
         // Collinear primaries: a singular matrix.
         #expect(ColorProfile.synthesized(white: white, red: (0.6, 0.3), green: (0.4, 0.3), blue: (0.2, 0.3), gamma: 2.2) == nil)
     }
+
+    @Test("the sRGB profile written into outputs carries IEC 61966-2-1's curve: its rTRC/gTRC/bTRC `para` parameters read from the bytes")
+    func srgbCurveParametersInTheBytes() throws {
+        // Read without lcms2 or our own parser: ICC.1 tag table at byte 128, a `para` tag is its
+        // type, 2 reserved bytes... the function type (3 = sRGB's form), then s15Fixed16 numbers.
+        let bytes = ColorProfile.sRGB.iccData
+        func u32(_ at: Int) -> UInt32 { bytes[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+        func s15(_ at: Int) -> Double { Double(Int32(bitPattern: u32(at))) / 65536 }
+        let count = Int(u32(128))
+        var found = 0
+        for k in 0..<count {
+            let entry = 132 + 12 * k
+            let signature = String(decoding: bytes[entry..<entry + 4], as: UTF8.self)
+            guard ["rTRC", "gTRC", "bTRC"].contains(signature) else { continue }
+            let offset = Int(u32(entry + 4))
+            #expect(String(decoding: bytes[offset..<offset + 4], as: UTF8.self) == "para", "\(signature)")
+            #expect(bytes[offset + 8] == 0 && bytes[offset + 9] == 3, "\(signature): function type \(bytes[offset + 9])")
+            // g, a, b, c, d of Y = (aX + b)^g for X >= d, cX below, from the standard's numbers.
+            let want = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
+            for (i, w) in want.enumerated() {
+                let got = s15(offset + 12 + 4 * i)
+                #expect(abs(got - w) <= 1.0 / 65536, "\(signature) parameter \(i): \(got), IEC says \(w)")
+            }
+            found += 1
+        }
+        #expect(found == 3)
+    }
 }

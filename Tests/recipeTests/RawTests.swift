@@ -47,11 +47,14 @@ struct RawTests: CLITest {
             try dcrawEmu(raw, to: theirs)
             let a = try compare(ours, photo), b = try compare(theirs, photo)
             // The error left is the demosaic's interpolation on this detailed crop: the directional
-            // demosaic 1.88 codes and ΔE 0.94 from the photo (1.89 and 0.95 rotated), LibRaw's AHD
-            // 3.40 and 2.02.
+            // demosaic 1.883 codes and ΔE 0.940 from the photo (1.888 and 0.953 rotated), LibRaw's
+            // AHD 3.40 and 2.02. The bounds sit 3.5 % above: without the Hamilton–Adams correction
+            // of the horizontal estimate the crop reads 1.996 codes and ΔE 1.006 (and the 18 Kodak
+            // photos 1.75 codes and ΔE 1.54 instead of 1.56 and 1.40), which must fail here.
             #expect(a.mad <= b.mad, "\(name): ours \(a.mad) codes from the photo, dcraw_emu \(b.mad)")
             #expect(a.de_mean <= b.de_mean, "\(name): ours ΔE \(a.de_mean), dcraw_emu \(b.de_mean)")
-            #expect(a.mad < 2.2 && a.de_mean < 1.1, "\(name): \(a.mad) codes, ΔE \(a.de_mean) from the photo")
+            #expect(a.mad < 1.95 && a.de_mean < 0.98, "\(name): \(a.mad) codes, ΔE \(a.de_mean) from the photo")
+            testNote("\(name): ours \(a.mad) codes, ΔE \(a.de_mean) from the photo; dcraw_emu AHD \(b.mad), ΔE \(b.de_mean)")
             // With LibRaw's own AHD the colour path gives dcraw_emu's develop back.
             let ahd = dir.appendingPathComponent("ahd.recipe.yaml").path, viaAHD = dir.appendingPathComponent(name + ".ahd.png").path
             try write("format: dev.recipe.edit\nversion: 1.1\nstages:\n  - develop: {demosaic: ahd}\n", ahd)
