@@ -23,5 +23,5 @@ soak:
 	bash .ci/soak-concurrency 20
 	python3 .ci/soak-preview 20000
 # Mutation testing: each deliberate bug of Tests/mutants.txt put in, built and its suites run; prints
-# the kill rate and every survivor (a scratch copy in .build-mutants; about 2 minutes a mutant).
+# the kill rate and every survivor (a scratch copy in .build-mutants; 30-60 s a mutant, about 40 min).
 mutants: ; python3 .ci/mutants
