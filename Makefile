@@ -15,11 +15,13 @@ fuzz-raw: ; bash .ci/fuzz-raw --mutants 300
 soak-concurrency: ; bash .ci/soak-concurrency 20
 # 20,000 random and mutated requests to the preview server: no crash, every one answered, malformed ones closed within 10 s, RSS growth at most 20%.
 soak-preview: ; python3 .ci/soak-preview 20000
-# The bounded soak (about 45 minutes): mutated raws and sample photos of every format rendered,
+# The bounded soak (about 45 minutes): mutated raws and sample photos of every format (WebP and TIFF
+# written from the JPEGs by .ci/fuzz-formats) rendered,
 # two processes at once, and the preview server's routes fuzzed; each reports its counts.
 soak:
 	bash .ci/fuzz-raw --mutants 100
 	bash .ci/fuzz-raw --mutants 100 Recipes/photos/*.jpg Recipes/photos/*.png Tests/Fixtures/heif/*.heic Tests/Fixtures/heif/*.heif
+	bash .ci/fuzz-formats --mutants 100
 	bash .ci/soak-concurrency 20
 	python3 .ci/soak-preview 20000
 # Mutation testing: each deliberate bug of Tests/mutants.txt put in, built and its suites run; prints
