@@ -54,6 +54,7 @@ public struct CubeLUT: Sendable, Hashable {
         // an array of their slices alone would be 537 MB.
         var start = 0
         var word = [CChar](repeating: 0, count: 64)
+        var maxValues = 0  // 3 × the rows the sizes say
         while start <= bytes.count {
             var end = start
             while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
@@ -67,9 +68,7 @@ public struct CubeLUT: Sendable, Hashable {
                 values.append(row.0)
                 values.append(row.1)
                 values.append(row.2)
-                guard values.count <= 3 * (size1D + size3D * size3D * size3D) else {
-                    throw ParseError(line: lineNumber, message: "more rows than the sizes say (\(size1D + size3D * size3D * size3D))")
-                }
+                guard values.count <= maxValues else { throw ParseError(line: lineNumber, message: "more rows than the sizes say (\(maxValues / 3))") }
                 continue
             }
             var line = String(decoding: rawLine, as: UTF8.self)
@@ -98,7 +97,8 @@ public struct CubeLUT: Sendable, Hashable {
                 }
                 if is3D { size3D = n } else { size1D = n }
                 // The table in one allocation of its final size, not grown by doubling.
-                values.reserveCapacity(3 * (size1D + size3D * size3D * size3D))
+                maxValues = 3 * (size1D + size3D * size3D * size3D)
+                values.reserveCapacity(maxValues)
             case "DOMAIN_MIN":
                 let v = try numbers(3)
                 domainMin = SIMD3(v[0], v[1], v[2])
@@ -119,9 +119,7 @@ public struct CubeLUT: Sendable, Hashable {
                     guard let v = Float(w), v.isFinite else { throw ParseError(line: lineNumber, message: "`\(w)` is not a number") }
                     values.append(v)
                 }
-                guard values.count <= 3 * (size1D + size3D * size3D * size3D) else {
-                    throw ParseError(line: lineNumber, message: "more rows than the sizes say (\(size1D + size3D * size3D * size3D))")
-                }
+                guard values.count <= maxValues else { throw ParseError(line: lineNumber, message: "more rows than the sizes say (\(maxValues / 3))") }
             }
         }
         guard size1D > 0 || size3D > 0 else { throw ParseError(line: lineNumber, message: "no LUT_3D_SIZE or LUT_1D_SIZE") }
@@ -149,9 +147,10 @@ public struct CubeLUT: Sendable, Hashable {
     }
 
     /// The three numbers of a line that is exactly three finite numbers between blanks (spaces,
-    /// tabs, a CR), each as `Float(_:)` reads it (`strtof`, correctly rounded; recipe never calls
-    /// `setlocale`, so the decimal point is the C locale's `.`); nil for
-    /// anything else (a keyword, a comment, two or four words, a word that is no number).
+    /// tabs, a CR), each as `Float(_:)` reads it (`strtof`, correctly rounded); nil for anything
+    /// else (a keyword, a comment, two or four words, a word that is no number). recipe never
+    /// calls `setlocale`; were the decimal point another locale's, `strtof` would stop at the `.`,
+    /// the word would not be used up, and the row would go the general way: slower, not wrong.
     /// `word` is scratch space for one NUL-terminated word.
     static func plainRow(_ line: ArraySlice<UInt8>, into word: inout [CChar]) -> (Float, Float, Float)? {
         var out: (Float, Float, Float) = (0, 0, 0)

@@ -94,6 +94,13 @@ struct DocumentBuilder {
         return .init("{default: \(defaultText), doc: \(docText)}", key: defaultText + "\u{1}" + docText)
     }
 
+    /// A knob's default and doc keys, as `knobValue` joins them (doc nil for `5600`).
+    static func knobParts(_ v: RecipeDocument.Value?) -> (String?, String?) {
+        guard let v else { return (nil, nil) }
+        let parts = v.key.split(separator: "\u{1}", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        return parts.count == 2 ? (parts[0], parts[1]) : (v.key, nil)
+    }
+
     mutating func buildStages(_ pair: YAMLPair) {
         let nodes = pair.value.sequence ?? []
         let items = nodes.map { ($0.range.start.line, $0.lastLine) }

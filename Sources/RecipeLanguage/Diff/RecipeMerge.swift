@@ -166,7 +166,7 @@ public struct RecipeMerge: Sendable {
         typealias V = RecipeDocument.Value
         func parts(_ v: V?) -> (V?, V?) {
             guard let v else { return (nil, nil) }
-            let (d, doc) = TextRewriter.knobParts(v)
+            let (d, doc) = DocumentBuilder.knobParts(v)
             return (d.map { V($0) }, doc.map { V($0) })
         }
         let (od, odoc) = parts(o), (ad, adoc) = parts(a), (bd, bdoc) = parts(b)
@@ -179,8 +179,8 @@ public struct RecipeMerge: Sendable {
         case .theirs: (defaultText, defaultKey) = (bd.text, bd.key)
         case .conflict:
             conflicts.append("param `\(name)` (default): " + Self.describe(od, ad, bd, inBase: od != nil))
-            defaultText = Self.marker(od, ad, bd, inBase: od != nil)
-            defaultKey = "\u{2}" + defaultText
+            let marker = Self.conflictValue(Self.marker(od, ad, bd, inBase: od != nil))
+            (defaultText, defaultKey) = (marker.text, marker.key)
         }
         var doc: (text: String, key: String)?
         switch pickDoc {
@@ -188,8 +188,8 @@ public struct RecipeMerge: Sendable {
         case .theirs: doc = bdoc.map { ($0.text, $0.key) }
         case .conflict:
             conflicts.append("param `\(name)` (doc): " + Self.describe(odoc, adoc, bdoc, inBase: odoc != nil))
-            let marker = Self.marker(odoc, adoc, bdoc, inBase: odoc != nil)
-            doc = (marker, "\u{2}" + marker)
+            let marker = Self.conflictValue(Self.marker(odoc, adoc, bdoc, inBase: odoc != nil))
+            doc = (marker.text, marker.key)
         }
         guard let doc else { return V(defaultText, key: defaultKey) }
         return V("{default: \(defaultText), doc: \(doc.text)}", key: defaultKey + "\u{1}" + doc.key)

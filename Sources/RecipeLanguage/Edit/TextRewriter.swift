@@ -101,7 +101,7 @@ struct TextRewriter {
             case (let p?, let t?):
                 // `{default: 5600, doc: …}` of which one part stays: only the other changes (a
                 // merge's conflict marker, keyed with a leading \u{2}, is written as its text).
-                let (oldDefault, oldDoc) = Self.knobParts(a), (newDefault, newDoc) = Self.knobParts(t)
+                let (oldDefault, oldDoc) = DocumentBuilder.knobParts(a), (newDefault, newDoc) = DocumentBuilder.knobParts(t)
                 func text(_ key: String) -> String { key.hasPrefix("\u{2}") ? String(key.dropFirst()) : key }
                 if let d = Self.pair("default", in: p.value), let newDefault, oldDoc == newDoc, oldDefault != newDefault {
                     try editor.setValue(d, text(newDefault))
@@ -115,13 +115,6 @@ struct TextRewriter {
             case (nil, nil): continue
             }
         }
-    }
-
-    /// A knob's default and doc, as `DocumentBuilder.knobValue` keys them.
-    static func knobParts(_ v: RecipeDocument.Value?) -> (String?, String?) {
-        guard let v else { return (nil, nil) }
-        let parts = v.key.split(separator: "\u{1}", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        return parts.count == 2 ? (parts[0], parts[1]) : (v.key, nil)
     }
 
     // MARK: - stages
