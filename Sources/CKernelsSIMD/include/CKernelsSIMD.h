@@ -58,8 +58,8 @@ int rk_rotate_row_path(int path, const void *image, ptrdiff_t row_stride, int wi
                        double start_x, double start_y, double step_x, double step_y, int count, int black_outside,
                        float *out);
 
-/* The 8-bit ends of a point pass (PointProgram.swift). `rk_u8_load`: `count` interleaved RGB
- * codes from `px` through `table` (256 floats per channel, r then g then b) into three planes
+/* The 8-bit ends of a point pass (PointProgram+Execution.swift). `rk_u8_load`: `count` interleaved
+ * RGB codes from `px` through `table` (256 floats per channel, r then g then b) into three planes
  * `tile` floats apart. `rk_u8_store`: the planes' values clamped to [0, 1] (NaN as 0), scaled by
  * `levels - 1`, rounded to the nearest (ties to even), through `table` (`levels` codes per
  * channel), into `count` interleaved RGB pixels at `px`. */
