@@ -127,12 +127,12 @@ let package = Package(
         // Option groups more than one executable declares: `--max-memory` (recipe, recipe-fuzz).
         .target(
             name: "RecipeOptions",
-            dependencies: ["RecipeSession", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["RecipeSession", "RecipeCodecs", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // `recipe preview`'s command line, shared by `recipe` (which parses it and execs the server)
         // and `recipe-preview` (the server).
         .target(
             name: "RecipePreviewOptions",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["RecipeOptions", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(
             name: "recipe",
             dependencies: [

@@ -44,9 +44,12 @@ package final class CachedPhoto: Sendable {
     /// A decoder for one render, or nil when the file must be decoded afresh (CMYK). A raw's
     /// rows are those of `develop` (the recipe's `develop` stage): a save that changes only the
     /// stages after it runs only them; one that changes the develop develops again.
-    package func decoder(cancel: CancelFlag, develop: RawDevelop = RawDevelop()) -> (() throws -> any ImageDecoder)? {
+    /// `info` is the photo's header as that develop makes it (a half-size develop's is half the size).
+    package func decoder(cancel: CancelFlag, develop: RawDevelop = RawDevelop(), info: ImageInfo? = nil,
+                         supported: [Int]? = nil) -> (() throws -> any ImageDecoder)? {
         guard keepsRows else { return nil }
-        return { KeptRowsDecoder(photo: self, cancel: cancel, develop: develop) }
+        return { KeptRowsDecoder(photo: self, cancel: cancel, develop: develop, info: info ?? self.info,
+                                 supported: supported ?? self.supportedScaleDenominators) }
     }
 
     private func key(_ denominator: Int, _ develop: RawDevelop) -> String {
@@ -119,26 +122,28 @@ final class KeptRowsDecoder: ImageDecoder {
     let photo: CachedPhoto
     let cancel: CancelFlag
     let develop: RawDevelop
+    let info: ImageInfo
+    let supportedScaleDenominators: [Int]
     var kept: CachedPhoto.Decoded?
     var next = 0
 
-    init(photo: CachedPhoto, cancel: CancelFlag, develop: RawDevelop) {
+    init(photo: CachedPhoto, cancel: CancelFlag, develop: RawDevelop, info: ImageInfo, supported: [Int]) {
         self.photo = photo
         self.cancel = cancel
         self.develop = develop
+        self.info = info
+        self.supportedScaleDenominators = supported
     }
 
-    var info: ImageInfo { photo.info }
     var warnings: [ImageWarning] { kept?.warnings ?? [] }
-    var supportedScaleDenominators: [Int] { photo.supportedScaleDenominators }
-    var width: Int { kept?.buffer.width ?? photo.info.width }
-    var height: Int { kept?.buffer.rowCount ?? photo.info.height }
+    var width: Int { kept?.buffer.width ?? info.width }
+    var height: Int { kept?.buffer.rowCount ?? info.height }
     var format: PixelFormat { kept?.buffer.format ?? photo.format }
 
     /// The decoded photo this preview keeps at that scale (decoded once, then shared by renders).
     func decodingBytes(scaleDenominator: Int) -> Int {
         let d = max(1, scaleDenominator)
-        return PixelBuffer.bytes(width: (photo.info.width + d - 1) / d, rowCapacity: (photo.info.height + d - 1) / d, format: photo.format)
+        return PixelBuffer.bytes(width: (info.width + d - 1) / d, rowCapacity: (info.height + d - 1) / d, format: photo.format)
     }
 
     func start(scaleDenominator: Int) throws(ImageError) {

@@ -74,18 +74,21 @@ package enum PreviewResult: Sendable {
     case cancelled
 }
 
-/// Renders for the preview through the same path as `recipe render`: the recipe checked by
-/// `RecipeChecker`, planned by `RecipePlanning.plan`, run by `RenderJob` (which writes the JPEG into
+/// Renders for the preview through the same path as `recipe render`: a `RenderRequest` planned
+/// by `RenderPlanner`, run by `RenderJob` (which writes the JPEG into
 /// a private scratch folder; the bytes are read back and the file removed). The only difference is
 /// where the rows come from: `CachedPhoto` keeps the decoded photo.
 package struct PreviewRenderer: Sendable {
     package let recipePath: String
     package let scratch: String
+    /// The memory one render may take (`recipe preview --max-memory`).
+    package let budget: MemoryBudget
     private static let counter = Atomic<Int>(0)
 
-    package init(recipePath: String, scratch: String) {
+    package init(recipePath: String, scratch: String, budget: MemoryBudget = .standard) {
         self.recipePath = recipePath
         self.scratch = scratch
+        self.budget = budget
     }
 
     /// Checks the recipe's text as `recipe check` would (with the page's param values).
@@ -106,35 +109,49 @@ package struct PreviewRenderer: Sendable {
     /// What a request renders: the plan (nil: the photo as it is), how a region is rendered, and
     /// the size of the full render; or why it cannot render.
     package enum Prepared {
-        case ready(plan: PlannedRender?, note: String?, full: (width: Int, height: Int))
+        case ready(plan: RenderPlan?, note: String?, full: (width: Int, height: Int))
         case stopped(PreviewResult)
+    }
+
+    /// The render request of the page's `request` for `photo`, as `recipe render` would make it
+    /// (a region: the full-size render, `cut` afterwards), within the preview's budget.
+    package func renderRequest(_ request: PreviewRequest, text: String, photo: CachedPhoto) -> RenderRequest {
+        var render = RenderRequest(photo: photo.path)
+        render.header = .photo(photo.info, supportedScaleDenominators: photo.supportedScaleDenominators)
+        render.recipes = [RenderRequest.Recipe(path: recipePath, text: text, overrides: request.overrides)]
+        render.size = request.region == nil ? request.size : .full
+        render.budget = budget
+        return render
     }
 
     /// Checks and plans `request` as `recipe render` would (a region: `cut`).
     package func prepare(_ request: PreviewRequest, text: String, photo: CachedPhoto) -> Prepared {
         var note: String?
-        var full = photo.info.uprightSize
-        guard request.recipe else { return .ready(plan: nil, note: nil, full: full) }
+        guard request.recipe else { return .ready(plan: nil, note: nil, full: photo.info.uprightSize) }
         do {
-            var checked = check(text, overrides: request.overrides, photo: photo)
-            guard !checked.hasErrors, checked.graph != nil else { return .stopped(.diagnostics(Self.diagnosticsText(checked))) }
+            var text = text
             if !request.disabled.isEmpty || request.upTo != nil {
+                let checked = check(text, overrides: request.overrides, photo: photo)
+                guard !checked.hasErrors, checked.graph != nil else { return .stopped(.diagnostics(Self.diagnosticsText(checked))) }
                 var edited = try Sidecar(editing: text, path: recipePath)
                 for stage in request.disabled.sorted() where stage <= edited.checked.stages.count {
                     try edited.setEnabled(false, stage: stage)
                 }
                 if let upTo = request.upTo { try edited.keepFirst(upTo) }
-                checked = check(edited.text, overrides: request.overrides, photo: photo)
-                guard !checked.hasErrors else { return .stopped(.failed(Self.diagnosticsText(checked))) }
+                text = edited.text
             }
-            let size = checked.graph!.nodes[checked.graph!.output].size
-            full = (size.width, size.height)
-            let geometry = PhotoGeometry(photo.info, supported: photo.supportedScaleDenominators)
-            var plan = try RecipePlanning.plan(checked.graph!, output: checked.output, recipe: recipePath, photo: photo.path,
-                                               info: photo.info, geometry: geometry, size: request.region == nil ? request.size : .full,
-                                               fuse: true)
+            var plan: RenderPlan
+            do {
+                plan = try RenderPlanner.plan(renderRequest(request, text: text, photo: photo))
+            } catch let error as RenderPlanError {
+                guard case .recipe(let checked, _) = error else { return .stopped(.failed(error.description)) }
+                let edited = !request.disabled.isEmpty || request.upTo != nil
+                return .stopped(edited ? .failed(Self.diagnosticsText(checked)) : .diagnostics(Self.diagnosticsText(checked)))
+            }
+            let size = plan.graph!.nodes[plan.graph!.output].size
+            let full = (width: size.width, height: size.height)
             if let region = request.region {
-                note = try Self.cut(&plan, to: region, photo: photo.info.uprightSize, output: full)
+                note = try Self.cut(&plan.render, to: region, photo: (plan.info ?? photo.info).uprightSize, output: full)
             }
             return .ready(plan: plan, note: note, full: full)
         } catch let error as SidecarEditError {
@@ -147,19 +164,28 @@ package struct PreviewRenderer: Sendable {
 
     package func render(_ request: PreviewRequest, text: String, photo: CachedPhoto, cancel: CancelFlag) -> PreviewResult {
         let started = Self.now()
-        let (planned, note, full): (PlannedRender?, String?, (width: Int, height: Int))
+        let (plan, note, full): (RenderPlan?, String?, (width: Int, height: Int))
         switch prepare(request, text: text, photo: photo) {
         case .stopped(let result): return result
-        case .ready(let plan, let n, let f): (planned, note, full) = (plan, n, f)
+        case .ready(let p, let n, let f): (plan, note, full) = (p, n, f)
         }
         let output = scratch + "/render-\(Self.counter.wrappingAdd(1, ordering: .relaxed).newValue).jpg"
         // A region or a CMYK photo is decoded from the file: it must still lie in the folder.
         let input: String
         do { input = try photo.openablePath() } catch { return .failed(error.description) }
-        var job = RenderJob(input: input, output: output, size: request.region == nil ? request.size : .full)
-        if let planned { job.take(planned) }
+        var job: RenderJob
+        if let plan {
+            job = plan.job(output: output)
+        } else {
+            job = RenderJob(input: input, output: output, size: request.region == nil ? request.size : .full)
+            job.memoryBudget = budget
+        }
+        job.input = input
+        // The photo as developed (a half-size develop's header has half its size).
+        let info = plan?.info ?? photo.info
         // A region view decodes the photo at full size: those rows are not kept.
-        if request.region == nil { job.openDecoder = photo.decoder(cancel: cancel, develop: job.decode.develop) }
+        if request.region == nil { job.openDecoder = photo.decoder(cancel: cancel, develop: job.decode.develop, info: info,
+                                                                         supported: plan?.geometry?.supportedScaleDenominators) }
         defer { unlink(output) }
         do {
             let outcome = try job.run()
@@ -167,7 +193,7 @@ package struct PreviewRenderer: Sendable {
             return .image(PreviewImage(jpeg: bytes, width: outcome.width, height: outcome.height,
                                        milliseconds: Self.now() - started, warnings: outcome.warnings.map(\.description), note: note,
                                        fullWidth: full.width, fullHeight: full.height,
-                                       sourceWidth: photo.info.uprightSize.width, sourceHeight: photo.info.uprightSize.height))
+                                       sourceWidth: info.uprightSize.width, sourceHeight: info.uprightSize.height))
         } catch is PreviewCancelled {
             return .cancelled
         } catch {

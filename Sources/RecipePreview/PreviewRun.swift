@@ -24,11 +24,13 @@ package struct PreviewRun {
     package var host: String
     package var port: Int
     package var size: RenderSize
+    /// The memory one render may take (`--max-memory`).
+    package var budget = MemoryBudget.standard
     /// Lines for stderr: photos left out of a folder (links out of it) and why.
     package var leftOut: [String] = []
 
     /// Sorts the arguments: exactly one recipe (`*.recipe.yaml`/`.yml`), then photos or one folder.
-    package init(arguments: [String], host: String, port: Int, size: RenderSize) throws(PreviewError) {
+    package init(arguments: [String], host: String, port: Int, size: RenderSize, budget: MemoryBudget = .standard) throws(PreviewError) {
         let recipes = arguments.filter { $0.hasSuffix(".recipe.yaml") || $0.hasSuffix(".recipe.yml") }
         guard recipes.count == 1 else {
             throw PreviewError(recipes.isEmpty ? "name one recipe (a *.recipe.yaml file)" : "name one recipe, not \(recipes.count)")
@@ -37,6 +39,7 @@ package struct PreviewRun {
         self.host = host
         self.port = port
         self.size = size
+        self.budget = budget
         let recipe = recipes[0]
         let rest = arguments.filter { $0 != recipe }
         guard !rest.isEmpty else { throw PreviewError("name the photos to preview, or one folder of them") }
@@ -73,7 +76,7 @@ package struct PreviewRun {
             throw PreviewError("cannot make a scratch folder in /tmp: \(errnoText())")
         }
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
-        let session = PreviewSession(recipePath: recipe, photos: photos, folderMode: folderMode, folder: folder, size: size, scratch: scratch,
+        let session = PreviewSession(recipePath: recipe, photos: photos, folderMode: folderMode, folder: folder, size: size, scratch: scratch, budget: budget,
                                      threads: max(1, min(4, RenderJob.defaultThreads)))
         let watcher = try RecipeWatcher(path: recipe) { Task { await session.recipeMayHaveChanged() } }
         let server = PreviewServer(session: session, access: PreviewAccess(token: PreviewAccess.randomToken(), address: host), host: host, port: port)

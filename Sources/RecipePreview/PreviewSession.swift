@@ -58,12 +58,12 @@ package actor PreviewSession {
     private var images: [String: (task: Task<PreviewResult, Never>, cancel: CancelFlag)] = [:]
 
     package init(recipePath: String, photos: [Photo], folderMode: Bool, folder: String? = nil, size: RenderSize, scratch: String,
-                 threads: Int = 2) {
+                 budget: MemoryBudget = .standard, threads: Int = 2) {
         self.photos = photos
         self.folderMode = folderMode
         self.folder = folder
         self.size = size
-        renderer = PreviewRenderer(recipePath: recipePath, scratch: scratch)
+        renderer = PreviewRenderer(recipePath: recipePath, scratch: scratch, budget: budget)
         workers = RenderWorkers(threads: threads)
     }
 

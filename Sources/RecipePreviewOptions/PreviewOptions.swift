@@ -1,4 +1,5 @@
 import ArgumentParser
+import RecipeOptions
 
 /// `recipe preview`'s command line, declared once: `recipe` parses it (for `--help`, completions
 /// and errors) and hands the arguments to `recipe-preview`, which parses them again and serves.
@@ -16,6 +17,9 @@ package struct PreviewOptions: ParsableArguments {
 
     @Option(help: "The address to listen on. Anything but 127.0.0.1 or ::1 lets other machines reach the page (they still need the token).")
     package var host: String = "127.0.0.1"
+
+    /// Each render the page asks for is held to it: one over it shows the refusal on the page.
+    @OptionGroup package var memory: MemoryOptions
 
     package func validate() throws {
         guard !arguments.isEmpty else { throw ValidationError("name the photos and one recipe, or one recipe and one folder") }

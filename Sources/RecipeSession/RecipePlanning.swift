@@ -95,69 +95,9 @@ package struct PhotoGeometry: Sendable {
     }
 }
 
-/// From a recipe file to the stages a render runs: check (every diagnostic printed,
-/// errors stop), then plan for the photo's size.
+/// The planning rules `RenderPlanner` applies: the display-size rule, the colour the output gets,
+/// the render stages of an optimiser plan, and the files a recipe reads within the budget.
 package enum RecipePlanning {
-    /// The recipe's geometry is worked out on the photo's full size; a smaller `size` scales the
-    /// whole render so that its *output* fits (a display render is the full render at a smaller
-    /// scale: the photo decoded smaller, px lengths scaled, positional kernels laid out on the
-    /// smaller canvas).
-    package static func render(recipe: String, photo: String, size: RenderSize, overrides: [String: String], fuse: Bool,
-                       text: String? = nil, profile: OutputProfile? = nil, intent: RenderingIntent? = nil,
-                       budget: Int? = nil) throws -> PlannedRender {
-        var options = CheckOptions()
-        options.overrides = overrides
-        if text != nil { options.limits.maxBytes = Sidecar.maxBytes }
-        var photoGeometry: PhotoGeometry?
-        var decoder = try? ImageDecoders.open(photo)
-        if let decoder {
-            photoGeometry = PhotoGeometry(decoder.info, supported: decoder.supportedScaleDenominators)
-            options.sourceSize = CanvasSize(width: photoGeometry!.upright.width, height: photoGeometry!.upright.height)
-        }
-        // A sidecar's text comes already read (and edited); a recipe file is read here.
-        var checked = text.map { RecipeChecker.check(SourceFile(path: recipe, text: $0), options: options) }
-            ?? RecipeChecker.load(path: recipe, options: options)
-        // A raw developed at half size is a photo of half the size: checked again for that size.
-        if decoder?.info.raw != nil, let develop = checked.graph?.develop, develop.demosaic == .halfSize,
-           let reopened = try? ImageDecoders.open(photo, options: DecodeOptions(develop: develop)) {
-            decoder = reopened
-            photoGeometry = PhotoGeometry(reopened.info, supported: reopened.supportedScaleDenominators)
-            options.sourceSize = CanvasSize(width: photoGeometry!.upright.width, height: photoGeometry!.upright.height)
-            checked = RecipeChecker.check(checked.file, options: options)
-        }
-        for d in checked.diagnostics { Console.printError(DiagnosticPrinter.render(d, source: checked.file)) }
-        guard let graph = checked.graph else {
-            if checked.isForeign { Console.error("\(recipe): foreign adjustment data; this build cannot render it") }
-            throw CommandFailure.usage
-        }
-        do {
-            return try plan(graph, output: checked.output, recipe: recipe, photo: photo, info: decoder?.info, geometry: photoGeometry,
-                            size: size, fuse: fuse, profile: profile, intent: intent, budget: budget)
-        } catch let error as PlanError {
-            Console.printError(position(error.range, else: recipe) + "error: " + error.message)
-            throw error.overBudget ? CommandFailure.partial : CommandFailure.usage
-        }
-    }
-
-    /// The render of a checked recipe's `graph` for `photo` (its `info` and `geometry` as read
-    /// from its decoder; nil when it cannot be opened, and the render then says why): the colour
-    /// from the command line's choice, else the recipe's `output:`, else keep / relative. Every
-    /// front end (`render`, the preview server) plans through here; nothing is printed.
-    package static func plan(_ graph: FilterGraph, output recipeOutput: CheckedRecipe.Output?, recipe: String, photo: String,
-                             info: ImageInfo?, geometry photoGeometry: PhotoGeometry?, size: RenderSize, fuse: Bool,
-                             profile: OutputProfile? = nil, intent: RenderingIntent? = nil, budget: Int? = nil) throws -> PlannedRender {
-        let chosen = output(profile, intent, recipe: recipeOutput)
-        let color = try info.map { try PhotoColor(photo: photo, info: $0, output: chosen.profile, intent: chosen.intent, develop: graph.develop) }
-        var planned = try plan(graph, size: size, fuse: fuse, readFile: fileReader(for: recipe, budget: budget), photo: photoGeometry,
-                               color: color.map { colorEnds($0, graph) } ?? ColorEndpoints())
-        if photoGeometry == nil { planned.sourceSize = nil }
-        planned.color = color
-        planned.recipeName = recipe
-        planned.develop = graph.develop
-        planned.reading = reading(graph, recipe: recipe)
-        return planned
-    }
-
     /// Plans a checked graph for a render whose output fits `size`: the geometry is the graph's
     /// (full size); a smaller size scales the whole plan (px lengths, positional kernels, the
     /// decode size).
@@ -277,6 +217,16 @@ package enum RecipePlanning {
         }
         let entries = size1D + size3D * size3D * size3D
         return (Int(st.st_size) + 2 * 12 * entries, size3D, size1D)
+    }
+
+    /// Refuses, from their headers, the files `graph` reads (`.cube` LUTs) that would not fit in
+    /// `budget`: what a render checks as it plans, for a command that must know before it writes.
+    package static func checkFiles(_ graph: FilterGraph, recipe: String, budget: Int) throws(ImageError) {
+        let folder = recipe.contains("/") ? String(recipe[..<recipe.lastIndex(of: "/")!]) : "."
+        for node in graph.nodes where node.op == "lut" {
+            guard case .file(let path)? = node.params["file"], path.lowercased().hasSuffix(".cube") else { continue }
+            try checkCube(path.hasPrefix("/") ? path : folder + "/" + path, budget: budget)
+        }
     }
 
     static func checkCube(_ path: String, budget: Int) throws(ImageError) {

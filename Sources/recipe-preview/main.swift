@@ -16,7 +16,8 @@ struct PreviewServerCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let run = try PreviewRun(arguments: options.arguments, host: options.host, port: options.port, size: .longEdge(options.size))
+            let run = try PreviewRun(arguments: options.arguments, host: options.host, port: options.port, size: .longEdge(options.size),
+                                     budget: options.memory.budget)
             try run.run()
         } catch let error as PreviewError {
             Console.error(error.description)

@@ -184,8 +184,8 @@ struct PreviewRendererTests {
                 continue
             }
             windowed += 1
-            let whole = try Self.render(fullPlan, photo: f.photoPath, to: f.folder.appendingPathComponent("\(name)-full.png").path)
-            let part = try Self.render(regionPlan, photo: f.photoPath, to: f.folder.appendingPathComponent("\(name)-region.png").path)
+            let whole = try Self.render(fullPlan.render, photo: f.photoPath, to: f.folder.appendingPathComponent("\(name)-full.png").path)
+            let part = try Self.render(regionPlan.render, photo: f.photoPath, to: f.folder.appendingPathComponent("\(name)-region.png").path)
             #expect(part.width == region.width && part.height == region.height)
             var largest = 0
             for y in 0..<region.height {
@@ -230,13 +230,13 @@ struct PreviewRendererTests {
         }
         #expect(note.contains("comes from"), "\(note)")
         // The window decoded is a small part of the photo: the first stage crops it.
-        guard case .barrier(.geometric(.crop(_, _, let w, let h), _)) = regionPlan.stages.first else {
+        guard case .barrier(.geometric(.crop(_, _, let w, let h), _)) = regionPlan.render.stages.first else {
             Issue.record("the region plan does not start with a window: \(note)")
             return
         }
         #expect(w * h < 1800 * 1200 / 4, "window \(w)x\(h)")
-        let whole = try Self.render(fullPlan, photo: f.photoPath, to: f.folder.appendingPathComponent("full.png").path)
-        let part = try Self.render(regionPlan, photo: f.photoPath, to: f.folder.appendingPathComponent("region.png").path)
+        let whole = try Self.render(fullPlan.render, photo: f.photoPath, to: f.folder.appendingPathComponent("full.png").path)
+        let part = try Self.render(regionPlan.render, photo: f.photoPath, to: f.folder.appendingPathComponent("region.png").path)
         #expect(part.width == region.width && part.height == region.height)
         var largest = 0
         for y in 0..<min(part.height, region.height) {

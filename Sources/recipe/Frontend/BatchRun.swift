@@ -411,19 +411,22 @@ struct RenderContext: Sendable {
             }
             source = try Asset(photo: photo).renderSource(sidecar)
         }
-        let planned = try chain.plan(source: source, sidecar: sidecar, size: size, fuse: fuse, profile: profile, intent: intent,
-                                     budget: memoryBudget.perRender)
-        var job = RenderJob(input: source, output: item.outputPath, size: size)
-        job.decode = decode
+        var request = RenderRequest(photo: source)
+        request.size = size
+        request.decode = decode
+        request.profile = profile
+        request.intent = intent
+        request.fuse = fuse
+        request.threads = threads
+        request.budget = memoryBudget
+        request.timeout = timeout
+        let plan = try chain.plan(request, sidecar: sidecar)
+        var job = plan.job(output: item.outputPath)
         job.encoding = encoding
-        (job.profile, job.intent) = RecipePlanning.output(profile, intent, recipe: chain.output)
         // Below a megapixel, handing strips between threads costs more than it saves (3× slower
         // at 160 px, measured); the bytes are the same either way.
-        let pixels = planned.sourceSize.map { $0.width * $0.height } ?? Int.max
+        let pixels = plan.render.sourceSize.map { $0.width * $0.height } ?? Int.max
         job.threads = pixels < 1_000_000 ? 1 : threads
-        job.memoryBudget = memoryBudget
-        job.timeout = timeout
-        job.take(planned)
         try Paths.makeFolders(Paths.folder(of: item.outputPath))
         Self.removeStaleTemporaries(of: item.outputPath)
         let outcome = try job.run()

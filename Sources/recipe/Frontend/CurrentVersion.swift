@@ -36,19 +36,36 @@ struct CurrentVersionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Rendering intent of colour conversions: perceptual, relative, saturation or absolute.", valueName: "intent"))
     var intent: RenderingIntent?
 
-    @Option(help: ArgumentHelp("Threads to render with (default: the cores).", valueName: "n"))
-    var threads: Int = RenderJob.defaultThreads
+    @OptionGroup var threads: ThreadOptions
 
     @Flag(help: "Write the sidecar only; do not render the current version.")
     var noRender = false
 
-    @OptionGroup var memory: MemoryOptions
+    @OptionGroup(title: "Limits")
+    var limits: RenderLimitOptions
 
     func validate() throws {
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
-        guard (1...256).contains(threads) else { throw ValidationError("--threads must be between 1 and 256") }
         guard output == nil || outputDir == nil else { throw ValidationError("give --output or --output-dir, not both") }
         try profile?.requireFile()
+    }
+
+    /// The render these options ask for of `photo`, before its sidecar.
+    func request(_ photo: String) -> RenderRequest {
+        var request = RenderRequest(photo: photo)
+        request.size = size
+        request.profile = profile
+        request.intent = intent
+        request.threads = threads.count
+        limits.apply(to: &request)
+        return request
+    }
+
+    /// How the current version is encoded (`--quality`).
+    var encoding: OutputEncoding {
+        var encoding = OutputEncoding()
+        if let quality { encoding.setQuality(quality) }
+        return encoding
     }
 
     /// The current version's path for `photo`.
@@ -74,39 +91,24 @@ struct CurrentVersionOptions: ParsableArguments {
 /// original, through the stages after it. With nothing to apply, the current version is the
 /// source itself, byte for byte (or its exact pixels in PNG when the output is a PNG of a JPEG).
 enum SidecarRender {
-    struct Options {
-        var size: RenderSize = .full
-        var encoding = OutputEncoding()
-        var threads = RenderJob.defaultThreads
-        var fuse = true
-        var allowDamaged = false
-        var profile: OutputProfile?
-        var intent: RenderingIntent?
-        var memoryBudget = MemoryBudget.standard
-    }
-
+    /// Renders `sidecar` of `asset` to `output` as `request` says (its photo and recipes are the
+    /// sidecar's: the request gives the size, colour, limits and budget).
     @discardableResult
-    static func render(_ sidecar: Sidecar, asset: Asset, to output: String, options: Options) throws -> String {
+    static func render(_ sidecar: Sidecar, asset: Asset, to output: String, request template: RenderRequest,
+                       encoding: OutputEncoding) throws -> String {
         let source = try asset.renderSource(sidecar)
         let passThrough = sidecar.checked.graph.map { $0.nodes.count == 1 } ?? false
         let sourceFormat = ImageFileFormat.sniff(try InputFile.prefix(source, count: ImageFileFormat.sniffLength))
         let sameFormat = sourceFormat != nil && sourceFormat == ImageFileFormat(pathExtension: output)
-        if passThrough, options.size == .full, sameFormat, options.profile == nil || options.profile == .keep {
+        if passThrough, template.size == .full, sameFormat, template.profile == nil || template.profile == .keep {
             try copy(source, to: output)
             return source
         }
-        var job = RenderJob(input: source, output: output, size: options.size)
-        job.decode = DecodeOptions(maxPixels: DecodeOptions.defaultMaxPixels, allowDamaged: options.allowDamaged)
-        job.encoding = options.encoding
-        job.threads = options.threads
-        job.profile = options.profile ?? .keep
-        job.intent = options.intent ?? .relative
-        job.memoryBudget = options.memoryBudget
-        if !passThrough {
-            let render = try RecipePlanning.render(recipe: sidecar.path, photo: source, size: options.size, overrides: [:],
-                                                   fuse: options.fuse, text: sidecar.text, profile: options.profile, intent: options.intent)
-            job.take(render)
-        }
+        var request = template
+        request.photo = source
+        request.recipes = passThrough ? [] : [.sidecar(sidecar)]
+        var job = try RenderPlanner.planForCommand(request).job(output: output)
+        job.encoding = encoding
         let outcome = try job.run()
         Console.warnings(outcome.warnings)
         return source

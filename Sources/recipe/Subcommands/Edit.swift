@@ -66,6 +66,7 @@ struct Edit: ParsableCommand {
             // Objects were written by `embed`; the sidecar that names them comes after, once
             // every base it names is known to be there.
             try sidecar.verifyObjects(in: asset.store)
+            try LifecycleCommand.checkBudget(sidecar, current: current)
             try sidecar.save()
             lock.release()
             for line in report.lines { print(line) }
@@ -100,14 +101,21 @@ enum LifecycleCommand {
 
     static func renderCurrent(_ sidecar: Sidecar, asset: Asset, current: CurrentVersionOptions) throws {
         let output = current.path(for: asset.photo)
-        var options = SidecarRender.Options()
-        options.size = current.size
-        if let q = current.quality { options.encoding.setQuality(q) }
-        options.threads = current.threads
-        options.profile = current.profile
-        options.intent = current.intent
-        options.memoryBudget = current.memory.budget
-        let source = try SidecarRender.render(sidecar, asset: asset, to: output, options: options)
+        let source = try SidecarRender.render(sidecar, asset: asset, to: output, request: current.request(asset.photo), encoding: current.encoding)
         print("rendered \(output) (from \(source == asset.photo ? "the original" : "frozen base pixels \(source)"))")
+    }
+
+    /// Refuses an edit whose current version would read a file (a `.cube` LUT) over the render's
+    /// budget, before the sidecar is written or the photo decoded: the edit would be saved but
+    /// never rendered here (exit 2, nothing written; `--no-render` saves it anyway).
+    static func checkBudget(_ sidecar: Sidecar, current: CurrentVersionOptions) throws {
+        guard !current.noRender, let graph = sidecar.checked.graph else { return }
+        let budget = current.request(sidecar.path).budget
+        let checked = Result { () throws(ImageError) in try RecipePlanning.checkFiles(graph, recipe: sidecar.path, budget: budget.perRender) }
+        // Another problem with the file (a LUT gone) is the render's to report, after the edit is saved.
+        guard case .failure(let error) = checked, error.kind == .overBudget else { return }
+        Console.error("\(error)")
+        Console.error("\(sidecar.path): not written: its current version could not be rendered within the budget (--max-memory raises it; --no-render writes the edit without rendering it)")
+        throw CommandFailure.usage
     }
 }

@@ -59,70 +59,95 @@ struct Explain: ParsableCommand {
     }
 
     func run() throws {
-        var options = CheckOptions()
-        options.overrides = try parseOverrides(overrides)
-        var color = ColorEndpoints()
-        var info: ImageInfo?
-        var geometry: PhotoGeometry?
-        var decoder: (any ImageDecoder)?
-        var photoColor: PhotoColor?
-        if let photo {
-            let opened = try ImageDecoders.open(photo)
-            let s = opened.info.uprightSize
-            options.sourceSize = CanvasSize(width: s.width, height: s.height)
-            info = opened.info
-            geometry = PhotoGeometry(opened.info, supported: opened.supportedScaleDenominators)
-            decoder = opened
-        } else if let size {
-            let parts = size.lowercased().split(separator: "x")
-            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 1_000_000, h <= 1_000_000 else {
-                throw ValidationError("--size must be WIDTHxHEIGHT, e.g. 6000x4000")
+        var request = RenderRequest(photo: photo ?? "")
+        request.recipes = [RenderRequest.Recipe(path: recipe, overrides: try parseOverrides(overrides))]
+        request.size = renderSize
+        request.profile = profile
+        request.intent = intent
+        request.fuse = !noFuse
+        request.budget = memory.budget
+        if photo == nil {
+            var nominal: CanvasSize?
+            if let size {
+                let parts = size.lowercased().split(separator: "x")
+                guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 1_000_000, h <= 1_000_000 else {
+                    throw ValidationError("--size must be WIDTHxHEIGHT, e.g. 6000x4000")
+                }
+                nominal = CanvasSize(width: w, height: h)
             }
-            options.sourceSize = CanvasSize(width: w, height: h)
+            request.header = .nominal(nominal)
+        } else if let photo {
+            // The photo's own error (unreadable, not an image) stops explain, as it stops a render.
+            _ = try ImageDecoders.open(photo, options: request.decodeOptions(develop: nil))
         }
-        let checked = RecipeChecker.load(path: recipe, options: options)
-        for d in checked.diagnostics { Console.printError(DiagnosticPrinter.render(d, source: checked.file)) }
-        guard let graph = checked.graph else { throw CommandFailure.usage }
-        if let photo, let info {
-            let chosen = RecipePlanning.output(profile, intent, recipe: checked.output)
-            let chosenColor = try PhotoColor(photo: photo, info: info, output: chosen.profile, intent: chosen.intent, develop: graph.develop)
-            Console.warnings(chosenColor.warnings)
-            // The develop runs in the raw decoder, before the plan; other photos have none.
-            if let raw = info.raw {
-                let develop = graph.develop ?? RawDevelop()
-                let how = RawDecoder.developsOwn(raw, develop)
-                    ? "LibRaw unpacks, recipe's directional demosaic streams rows (a render at half size or less makes each 2×2 cell one pixel instead)"
-                    : "by LibRaw, whole" + (develop.demosaic == .directional ? " (directional takes plain Bayer mosaics with clipped highlights and a known white balance: ahd here)" : "")
-                print("develop: \(raw.camera) raw in the decoder, \(how): \(develop)\(graph.develop == nil ? " (the defaults: no develop stage)" : "")")
-            } else if graph.develop != nil {
-                print("develop: ignored: \(photo) is not a camera raw file (the stage is for raws only)")
+        let planned = Result { () throws(RenderPlanError) -> RenderPlan in try RenderPlanner.plan(request) }
+        guard case .success(let plan) = planned else {
+            guard case .failure(let error) = planned, case .plan(let planError, _) = error else {
+                if case .failure(let error) = planned { throw Self.stop(error) }
+                return
             }
-            color = RecipePlanning.colorEnds(chosenColor, graph)
+            // A plan this build cannot make (a file it cannot read): the graph is still shown.
+            let checked = RenderPlanner.check(request.recipes, size: RenderPlanner.header(request).size)
+            for line in checked.recipes.flatMap({ c in c.diagnostics.map { DiagnosticPrinter.render($0, source: c.file) } }) { Console.printError(line) }
+            print(dot ? GraphText.dot(checked.graph!, title: recipe) : GraphText.text(checked.graph!, checked: checked.recipes[0]), terminator: "")
+            if !dot { print("\nplan: not renderable by this build yet: \(planError.message)") }
+            return
+        }
+        for line in plan.diagnostics { Console.printError(line) }
+        let graph = plan.graph!
+        if let photo, let info = plan.info, let chosenColor = plan.color {
+            Console.warnings(chosenColor.warnings)
+            printDevelop(plan, photo: photo, info: info, graph: graph)
+            let color = RecipePlanning.colorEnds(chosenColor, graph)
             print("colour: \(chosenColor.sourceName) in, \(chosenColor.outputName) out"
                   + (color.converts ? "; the plan converts at its ends" : "; nothing to convert"))
-            photoColor = chosenColor
         }
-        print(dot ? GraphText.dot(graph, title: recipe) : GraphText.text(graph, checked: checked), terminator: "")
+        print(dot ? GraphText.dot(graph, title: recipe) : GraphText.text(graph, checked: plan.checked[0]), terminator: "")
         if dot { return }
         do {
-            let (plan, trace) = try Planner.plan(graph, fuse: !noFuse, readFile: RecipePlanning.fileReader(for: recipe), color: color,
-                                                 reduction: { geometry?.reduced(for: $0) })
+            let trace = try plan.trace()
+            let last = trace.last!.plan
             print("\nplan (after each optimiser pass):")
             for t in trace { print("\(t.pass):\n\(t.plan)", terminator: "") }
-            if !noFuse { printFusion(RenderJob.fusion(of: RecipePlanning.stages(of: plan), source: .uint8, output: .uint8)) }
-            if let source = plan.sourceSize, source != graph.nodes[0].size {
+            if !noFuse { printFusion(RenderJob.fusion(of: RecipePlanning.stages(of: last), source: .uint8, output: .uint8)) }
+            if let source = last.sourceSize, source != graph.nodes[0].size {
                 let full = graph.nodes[0].size
-                let d = geometry?.denominator(for: (source.width, source.height), exact: plan.sourceIsReducedDecode) ?? 1
+                let d = plan.geometry?.denominator(for: (source.width, source.height), exact: last.sourceIsReducedDecode) ?? 1
                 let decode = d > 1 ? "decoded at 1/\(d) of its size" : "decoded in full"
-                let resampled = plan.sourceIsReducedDecode ? "" : ", then resampled to \(source) (\(plan.sourceKernel ?? .lanczos3))"
+                let resampled = last.sourceIsReducedDecode ? "" : ", then resampled to \(source) (\(last.sourceKernel ?? .lanczos3))"
                 print("source: the photo (\(full)) \(decode)\(resampled) before the first stage: a downscaling resize later "
                       + "needs no more pixels (`--no-fuse` renders the stages before it at full size)")
             }
-            if let photo, let decoder, let photoColor {
-                try printEstimate(graph, photo: photo, decoder: decoder, color: photoColor)
-            }
+            if photo != nil { try printEstimate(plan) }
         } catch let error as PlanError {
             print("\nplan: not renderable by this build yet: \(error.message)")
+        }
+    }
+
+    /// A planning failure as the command reports it: a recipe's diagnostics (exit 2), or the photo's error.
+    static func stop(_ error: RenderPlanError) -> any Error {
+        switch error {
+        case .recipe(let checked, _):
+            for d in checked.diagnostics { Console.printError(DiagnosticPrinter.render(d, source: checked.file)) }
+            return CommandFailure.usage
+        case .plan(let planError, _):
+            return planError
+        case .photo(let underlying):
+            return underlying
+        }
+    }
+
+    /// The raw develop, as the plan runs it (the decoder develops today; other photos have none).
+    func printDevelop(_ plan: RenderPlan, photo: String, info: ImageInfo, graph: FilterGraph) {
+        if let raw = info.raw {
+            let develop = graph.develop ?? RawDevelop()
+            let how = RawDecoder.developsOwn(raw, develop)
+                ? "LibRaw unpacks, recipe's directional demosaic streams rows (a render at half size or less makes each 2×2 cell one pixel instead)"
+                : "by LibRaw, whole" + (develop.demosaic == .directional ? " (directional takes plain Bayer mosaics with clipped highlights and a known white balance: ahd here)" : "")
+            let size = develop.demosaic == .halfSize ? " to \(info.uprightSize.width)×\(info.uprightSize.height) (half size)" : ""
+            print("develop: \(raw.camera) raw in the decoder\(size), \(how): \(develop)\(graph.develop == nil ? " (the defaults: no develop stage)" : "")")
+        } else if graph.develop != nil {
+            print("develop: ignored: \(photo) is not a camera raw file (the stage is for raws only)")
         }
     }
 
@@ -155,16 +180,12 @@ struct Explain: ParsableCommand {
     /// memory: ~41 MiB estimated peak (budget 7.8 GiB); work: ~0.6 G pixel-ops
     ///   a full-size render to JPEG on 2 threads; the most: the process (code, runtime) 13 MiB, clarity (stage 6) 9.6 MiB, …
     /// ```
-    func printEstimate(_ graph: FilterGraph, photo: String, decoder: any ImageDecoder, color: PhotoColor) throws {
-        var planned = try RecipePlanning.plan(graph, size: renderSize, fuse: !noFuse, readFile: RecipePlanning.fileReader(for: recipe, budget: memory.budget.perRender),
-                                              photo: PhotoGeometry(decoder.info, supported: decoder.supportedScaleDenominators),
-                                              color: RecipePlanning.colorEnds(color, graph))
-        planned.reading = RecipePlanning.reading(graph, recipe: recipe)
-        let format = decoder.info.format
-        var job = RenderJob(input: photo, output: "explain." + format.preferredExtension, size: renderSize)
-        job.take(planned)
+    func printEstimate(_ plan: RenderPlan) throws {
+        guard let info = plan.info, let color = plan.color else { return }
+        let format = info.format
+        var job = plan.job(output: "explain." + format.preferredExtension)
         job.color = color
-        job.memoryBudget = memory.budget
+        let decoder = try ImageDecoders.open(plan.request.photo, options: job.decode)
         let estimate = try job.estimate(decoder, color: color)
         if let w = try job.decodedWindow(decoder, color: color) {
             print("source: only the \(w.width)×\(w.height) window at (\(w.x), \(w.y)) is decoded, what the plan's first crop or straighten reads "

@@ -85,8 +85,8 @@ struct History: ParsableCommand {
         let scratch = try TemporaryFolder()
         defer { scratch.remove() }
         var tiles: [ContactSheet.Tile] = []
-        var options = SidecarRender.Options()
-        options.size = .longEdge(thumbnail)
+        var request = RenderRequest(photo: asset.photo)
+        request.size = .longEdge(thumbnail)
         for layer in layers.rows {
             let path = scratch.path + "/\(layer.index).png"
             // The original of a raw: the camera's embedded preview when it is large enough (a
@@ -100,7 +100,7 @@ struct History: ParsableCommand {
             }
             var cut = sidecar
             try cut.keepFirst(layer.index)
-            try SidecarRender.render(cut, asset: asset, to: path, options: options)
+            try SidecarRender.render(cut, asset: asset, to: path, request: request, encoding: OutputEncoding())
             tiles.append((label: layer.label, sublabel: layer.short, image: try RGBImage.read(path)))
         }
         var layout = ContactSheet(boxWidth: thumbnail, boxHeight: thumbnail)

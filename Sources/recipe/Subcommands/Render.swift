@@ -67,28 +67,10 @@ struct Render: ParsableCommand {
     @OptionGroup(title: "Encoding")
     var encoding: EncodingOptions
 
-    @Flag(help: "Render what can be decoded from a truncated or damaged photo, with a warning.")
-    var allowDamaged = false
+    @OptionGroup(title: "Limits")
+    var limits: RenderLimitOptions
 
-    @Option(help: "Refuse photos declaring more pixels than this.")
-    var maxPixels: Int = DecodeOptions.defaultMaxPixels
-
-    @OptionGroup var memory: MemoryOptions
-
-    @Option(help: ArgumentHelp("Stop a render that takes longer than this many seconds (exit 1, nothing written).", valueName: "seconds"))
-    var timeout: Double?
-
-    @Option(help: ArgumentHelp("Threads to render with (default: the cores); the output bytes are the same for any count.", valueName: "n"))
-    var threads: Int = RenderJob.defaultThreads
-
-    @Flag(help: "Render on one thread (the same as --threads 1).")
-    var singleThread = false
-
-    func validate() throws {
-        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
-        guard timeout.map({ $0 > 0 && $0.isFinite }) ?? true else { throw ValidationError("--timeout takes a positive number of seconds") }
-        guard (1...256).contains(threads) else { throw ValidationError("--threads must be between 1 and 256") }
-    }
+    @OptionGroup var threads: ThreadOptions
 
     func run() throws {
         let asset = Asset(photo: photo)
@@ -100,21 +82,24 @@ struct Render: ParsableCommand {
             Console.error("\(photo): nothing says where to write: give -o OUT (the photo has no sidecar \(Paths.name(of: asset.sidecarPath)))")
             throw CommandFailure.usage
         }
-        var job = RenderJob(input: photo, output: output, size: size)
-        job.decode = DecodeOptions(maxPixels: maxPixels, allowDamaged: allowDamaged)
+        var request = request(photo)
+        if let recipe { request.recipes = [RenderRequest.Recipe(path: recipe, overrides: try parseOverrides(overrides))] }
+        var job = try RenderPlanner.planForCommand(request).job(output: output)
         job.encoding = encoding.encoding
-        job.profile = encoding.profile ?? .keep
-        job.intent = encoding.intent ?? .relative
-        job.threads = singleThread ? 1 : threads
-        job.memoryBudget = memory.budget
-        job.timeout = timeout
-        if let recipe {
-            let render = try RecipePlanning.render(recipe: recipe, photo: photo, size: size, overrides: try parseOverrides(overrides), fuse: !noFuse,
-                                                   profile: encoding.profile, intent: encoding.intent, budget: memory.budget.perRender)
-            job.take(render)
-        }
         let outcome = try job.run()
         Console.warnings(outcome.warnings)
+    }
+
+    /// The render this command asks for of `photo`, before its recipes.
+    func request(_ photo: String) -> RenderRequest {
+        var request = RenderRequest(photo: photo)
+        request.size = size
+        request.profile = encoding.profile
+        request.intent = encoding.intent
+        request.threads = threads.count
+        request.fuse = !noFuse
+        limits.apply(to: &request)
+        return request
     }
 
     /// The current version from the photo's sidecar (checked against the photo's bytes).
@@ -128,16 +113,7 @@ struct Render: ParsableCommand {
             guard !sidecar.checked.hasErrors else { throw CommandFailure.usage }
             try asset.verify(sidecar)
             let path = CurrentVersionOptions.path(for: photo, output: output, outputDir: outputDir)
-            var options = SidecarRender.Options()
-            options.size = size
-            options.encoding = encoding.encoding
-            options.threads = singleThread ? 1 : threads
-            options.fuse = !noFuse
-            options.allowDamaged = allowDamaged
-            options.profile = encoding.profile
-            options.intent = encoding.intent
-            options.memoryBudget = memory.budget
-            try SidecarRender.render(sidecar, asset: asset, to: path, options: options)
+            try SidecarRender.render(sidecar, asset: asset, to: path, request: request(photo), encoding: encoding.encoding)
             print("rendered \(path)")
         }
     }

@@ -7,7 +7,6 @@ import RecipeLanguage
 import RecipeOptimizer
 #if canImport(Glibc)
 import Glibc
-import RecipeSession
 #endif
 
 /// The recipes `recipe apply` runs on every photo, in order (a base look, then a style): each
@@ -17,34 +16,39 @@ import RecipeSession
 ///
 /// ```swift
 /// let chain = try RecipeChain.load(["base.recipe.yaml", "film.recipe.yaml"], overrides: ["grain": "0.2"])
-/// let render = try chain.plan(photo: "IMG_1.jpg", sidecar: nil, size: .full, fuse: true)
+/// let plan = try chain.plan(RenderRequest(photo: "IMG_1.jpg"), sidecar: nil)
 /// ```
-struct RecipeChain: Sendable {
-    struct Link: Sendable {
-        var path: String
-        var text: String
+package struct RecipeChain: Sendable {
+    package struct Link: Sendable {
+        package var path: String
+        package var text: String
         /// `--set` values for the params this recipe declares.
-        var overrides: [String: String]
+        package var overrides: [String: String]
         /// What identifies the link's meaning: its canonical text, the files it reads (by
         /// content) and its param values.
-        var key: String
+        package var key: String
     }
 
-    var links: [Link]
+    package var links: [Link]
     /// The recipes' `output:` settings, a later recipe's winning.
-    var output = CheckedRecipe.Output()
+    package var output = CheckedRecipe.Output()
     /// Plans already made, by source size (without a sidecar the plan depends on nothing else):
     /// a batch of photos of a few sizes builds each plan's tables once, not per photo.
     let cache = PlanCache()
 
+    package init(links: [Link], output: CheckedRecipe.Output = CheckedRecipe.Output()) {
+        self.links = links
+        self.output = output
+    }
+
     /// A problem with one photo (not with the batch).
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Checks every recipe; prints each diagnostic and throws `CommandFailure(2)` when one has
     /// errors, is foreign, or when a `--set` names a param no recipe declares.
-    static func load(_ paths: [String], overrides: [String: String]) throws -> RecipeChain {
+    package static func load(_ paths: [String], overrides: [String: String]) throws -> RecipeChain {
         var links: [Link] = []
         var output = CheckedRecipe.Output()
         var declared = Set<String>()
@@ -97,7 +101,7 @@ struct RecipeChain: Sendable {
     }
 
     /// The files (LUTs) a recipe's stages name, as written.
-    static func referencedFiles(_ checked: CheckedRecipe) -> [String] {
+    package static func referencedFiles(_ checked: CheckedRecipe) -> [String] {
         var files: [String] = []
         for stage in checked.stages {
             for name in stage.params.names {
@@ -109,100 +113,68 @@ struct RecipeChain: Sendable {
 
     /// The key of everything the chain means, for the manifest (the sidecar's canonical text
     /// joins it per photo).
-    var key: String { links.map(\.key).joined(separator: "next\n") }
+    package var key: String { links.map(\.key).joined(separator: "next\n") }
 
-    /// The render of `source` (the photo, or a sidecar's frozen base pixels): the sidecar's
-    /// stages first when given, then each recipe, planned together so that a display size scales
-    /// the whole chain to the final output.
-    func plan(source: String, sidecar: Sidecar?, size: RenderSize, fuse: Bool, profile: OutputProfile? = nil,
-              intent: RenderingIntent? = nil, budget: Int? = nil) throws(Failure) -> PlannedRender {
-        guard var decoder = try? ImageDecoders.open(source) else {
+    /// The plan of `request` (its photo the photo itself, or a sidecar's frozen base pixels):
+    /// the sidecar's stages first when given, then each recipe, planned together by
+    /// `RenderPlanner` so that a display size scales the whole chain to the final output.
+    package func plan(_ request: RenderRequest, sidecar: Sidecar?) throws(Failure) -> RenderPlan {
+        var request = request
+        request.recipes = (sidecar.map { [RenderRequest.Recipe.sidecar($0)] } ?? [])
+            + links.map { RenderRequest.Recipe(path: $0.path, text: $0.text, overrides: $0.overrides) }
+        guard let decoder = try? ImageDecoders.open(request.photo, options: request.decodeOptions(develop: nil)) else {
             // The render itself reports why the photo cannot be read.
-            return PlannedRender(stages: [], sourceSize: nil)
+            request.recipes = []
+            return try! RenderPlanner.plan(request)
         }
-        var photo = PhotoGeometry(decoder.info, supported: decoder.supportedScaleDenominators)
-        var color: PhotoColor
-        let chosen = RecipePlanning.output(profile, intent, recipe: output)
-        do { color = try PhotoColor(photo: source, info: decoder.info, output: chosen.profile, intent: chosen.intent) } catch {
-            throw Failure(description: "\(error)")
-        }
-        let upright = photo.upright
+        let info = decoder.info
+        request.header = .photo(info, supportedScaleDenominators: decoder.supportedScaleDenominators)
         // Photos of one size share a plan unless their colours differ (a profile's conversion
-        // steps are part of it).
-        let meta = decoder.info.metadata
-        let colorKey = "\(color.sourceName) \(meta.icc?.hashValue ?? 0) \(meta.pngGamma ?? 0) \(meta.pngSRGBIntent ?? -1)"
-        let cacheKey = "\(upright.width)x\(upright.height) \(photo.stored.width)x\(photo.stored.height) \(photo.supportedScaleDenominators) \(size) \(fuse) \(colorKey)"
-        // A raw's colour depends on its develop (each photo's white balance): planned each time.
-        let isRaw = decoder.info.raw != nil
-        if sidecar == nil, !isRaw, var cached = cache[cacheKey] {
-            cached.color = color  // the same conversions; this photo's name on its warnings
-            return cached
-        }
-        var steps: [(path: String, text: String, overrides: [String: String], maxBytes: Int?)] = []
-        if let sidecar { steps.append((sidecar.path, sidecar.text, [:], Sidecar.maxBytes)) }
-        steps += links.map { ($0.path, $0.text, $0.overrides, nil) }
-        var graph = try composed(steps, size: CanvasSize(width: upright.width, height: upright.height))
-        if isRaw, let develop = graph?.develop {
-            // A raw developed at half size is a photo of half the size: checked again for it.
-            if develop.demosaic == .halfSize, let reopened = try? ImageDecoders.open(source, options: DecodeOptions(develop: develop)) {
-                decoder = reopened
-                photo = PhotoGeometry(reopened.info, supported: reopened.supportedScaleDenominators)
-                graph = try composed(steps, size: CanvasSize(width: photo.upright.width, height: photo.upright.height))
-            }
-            do { color = try PhotoColor(photo: source, info: decoder.info, output: chosen.profile, intent: chosen.intent, develop: develop) } catch {
+        // steps are part of it). A raw's colour depends on its develop (each photo's white
+        // balance), and a sidecar's stages are the photo's own: planned each time.
+        let isRaw = info.raw != nil
+        var key: String?
+        if sidecar == nil, !isRaw {
+            let chosen = request.output(output)
+            let color: PhotoColor
+            do { color = try PhotoColor(photo: request.photo, info: info, output: chosen.profile, intent: chosen.intent) } catch {
                 throw Failure(description: "\(error)")
             }
-        }
-        guard let graph else { return PlannedRender(stages: [], sourceSize: nil, color: color) }
-        var planned: PlannedRender
-        do {
-            planned = try RecipePlanning.plan(graph, size: size, fuse: fuse, readFile: RecipePlanning.fileReader(for: "/", budget: budget), photo: photo,
-                                              color: RecipePlanning.colorEnds(color, graph))
-            planned.color = color
-            planned.develop = graph.develop
-            planned.reading = RecipePlanning.reading(graph, recipe: "/")
-            planned.recipeName = steps.map { Paths.name(of: $0.path) }.joined(separator: " + ")
-        } catch {
-            throw Failure(description: RecipePlanning.position(error.range, else: "") + error.message)
-        }
-        if sidecar == nil, !isRaw { cache[cacheKey] = planned }
-        return planned
-    }
-
-    /// The graphs of `steps` checked for a photo of `size` and composed, each reading the last's output.
-    private func composed(_ steps: [(path: String, text: String, overrides: [String: String], maxBytes: Int?)], size: CanvasSize)
-        throws(Failure) -> FilterGraph? {
-        var current = size
-        var graph: FilterGraph?
-        for step in steps {
-            var options = CheckOptions()
-            options.overrides = step.overrides
-            options.sourceSize = current
-            if let max = step.maxBytes { options.limits.maxBytes = max }
-            let checked = RecipeChecker.check(SourceFile(path: step.path, text: step.text), options: options)
-            guard let next = checked.graph, !checked.hasErrors else {
-                let first = checked.diagnostics.first { $0.severity == .error }
-                throw Failure(description: RecipePlanning.position(first?.range, else: step.path) + (first?.message ?? "cannot be applied") + " (for a \(current.width)×\(current.height) photo)")
+            let photo = PhotoGeometry(info, supported: decoder.supportedScaleDenominators)
+            let meta = info.metadata
+            let colorKey = "\(color.sourceName) \(meta.icc?.hashValue ?? 0) \(meta.pngGamma ?? 0) \(meta.pngSRGBIntent ?? -1)"
+            key = "\(photo.upright.width)x\(photo.upright.height) \(photo.stored.width)x\(photo.stored.height) \(photo.supportedScaleDenominators) \(request.size) \(request.fuse) \(colorKey)"
+            if var cached = cache[key!] {
+                // The same stages and conversions; this photo's request, header and name on its warnings.
+                cached.request = request
+                cached.info = info
+                cached.color = color
+                cached.render.color = color
+                return cached
             }
-            let absolute = Self.absoluteFiles(next, folder: Paths.folder(of: step.path))
-            graph = graph.map { Self.compose($0, then: absolute) } ?? absolute
-            current = absolute.nodes[absolute.output].size
         }
-        return graph
+        var plan: RenderPlan
+        do { plan = try RenderPlanner.plan(request) } catch {
+            if case .plan(let planError, _) = error { throw Failure(description: RecipePlanning.position(planError.range, else: "") + planError.message) }
+            throw Failure(description: error.description)
+        }
+        plan.render.recipeName = request.recipes.map { Paths.name(of: $0.path) }.joined(separator: " + ")
+        if let key { cache[key] = plan }
+        return plan
     }
 }
 
 /// A small map of plans shared by the batch's workers (plans are immutable values).
-final class PlanCache: @unchecked Sendable {
+package final class PlanCache: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
-    private var plans: [String: PlannedRender] = [:]
+    private var plans: [String: RenderPlan] = [:]
     /// Photos come in a handful of sizes; a batch of all-different sizes keeps the newest 64.
     static let capacity = 64
 
-    init() { pthread_mutex_init(&mutex, nil) }
+    package init() { pthread_mutex_init(&mutex, nil) }
     deinit { pthread_mutex_destroy(&mutex) }
 
-    subscript(key: String) -> PlannedRender? {
+    subscript(key: String) -> RenderPlan? {
         get {
             pthread_mutex_lock(&mutex)
             defer { pthread_mutex_unlock(&mutex) }
@@ -226,7 +198,7 @@ extension RecipeChain {
     /// first:  #0 source, #1 exposure ← #0           second: #0 source, #1 sepia ← #0
     /// both:   #0 source, #1 exposure ← #0, #2 sepia ← #1
     /// ```
-    static func compose(_ first: FilterGraph, then second: FilterGraph) -> FilterGraph {
+    package static func compose(_ first: FilterGraph, then second: FilterGraph) -> FilterGraph {
         let offset = first.nodes.count - 1
         func map(_ id: FilterGraph.NodeID) -> FilterGraph.NodeID { id == 0 ? first.output : id + offset }
         var nodes = first.nodes
@@ -239,7 +211,7 @@ extension RecipeChain {
 
     /// The graph with every file a stage names (LUTs) made absolute, so graphs from recipes in
     /// different folders can be planned together.
-    static func absoluteFiles(_ graph: FilterGraph, folder: String) -> FilterGraph {
+    package static func absoluteFiles(_ graph: FilterGraph, folder: String) -> FilterGraph {
         var graph = graph
         let base = folder.hasPrefix("/") ? folder : Paths.join(currentDirectory, folder)
         for i in graph.nodes.indices {
@@ -252,7 +224,7 @@ extension RecipeChain {
         return graph
     }
 
-    static var currentDirectory: String {
+    package static var currentDirectory: String {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let ok = buffer.withUnsafeMutableBufferPointer { b in b.withMemoryRebound(to: CChar.self) { getcwd($0.baseAddress, $0.count) != nil } }
         guard ok else { return "." }

@@ -1,0 +1,209 @@
+import RecipeCodecs
+import RecipeColor
+import RecipeCore
+import RecipeHistory
+import RecipeLanguage
+import RecipeOptimizer
+
+/// The one planner: from a `RenderRequest` to the `RenderPlan` a job runs. It opens the photo's
+/// header once, resolves the raw develop (a half-size develop is a photo of half the size),
+/// checks and composes the recipes for that size, chooses the colour, and plans the passes within
+/// the budget. It prints nothing: what it found is in the plan (`diagnostics`) or in the error.
+///
+/// ```text
+/// render · apply · edit/revert · preview · explain ──RenderRequest──▶ RenderPlanner.plan
+///     ──▶ RenderPlan (graph, stages, colour, diagnostics) ──job(output:)──▶ RenderJob.run
+/// ```
+package enum RenderPlanner {
+    /// Plans `request`. A photo that cannot be opened is planned without a size (the recipes
+    /// checked for the language's nominal photo) so that the job reports the photo's own error.
+    package static func plan(_ request: RenderRequest) throws(RenderPlanError) -> RenderPlan {
+        var plan = RenderPlan(request: request)
+        guard !request.recipes.isEmpty else { return plan }
+        var header = Self.header(request)
+        var checked = check(request.recipes, size: header.size)
+        // A raw developed at half size is a photo of half the size: its header read again for
+        // that develop, and the recipes checked again for it.
+        if header.info?.raw != nil, let develop = checked.graph?.develop, develop.demosaic == .halfSize,
+           let reopened = try? ImageDecoders.open(request.photo, options: request.decodeOptions(develop: develop)) {
+            header = Header(info: reopened.info, geometry: PhotoGeometry(reopened.info, supported: reopened.supportedScaleDenominators))
+            checked = check(request.recipes, size: header.size)
+        }
+        plan.checked = checked.recipes
+        guard let graph = checked.graph else { throw .recipe(checked.recipes.last!, photoSize: checked.failedAt) }
+        plan.graph = graph
+        plan.info = header.info
+        plan.geometry = header.geometry
+        plan.output = checked.output
+        let chosen = request.output(checked.output)
+        let color: PhotoColor?
+        do {
+            color = try header.info.map {
+                try PhotoColor(photo: request.photo, info: $0, output: chosen.profile, intent: chosen.intent, develop: graph.develop)
+            }
+        } catch {
+            throw .photo(error)
+        }
+        let readFile = RecipePlanning.fileReader(for: checked.filesFolder, budget: request.budget.perRender)
+        do {
+            plan.render = try RecipePlanning.plan(graph, size: request.size, fuse: request.fuse, readFile: readFile, photo: header.geometry,
+                                                  color: color.map { RecipePlanning.colorEnds($0, graph) } ?? ColorEndpoints())
+        } catch {
+            throw .plan(error, recipe: checked.filesFolder == "/" ? "" : request.recipes[0].path)
+        }
+        if header.geometry == nil { plan.render.sourceSize = nil }
+        plan.render.color = color
+        plan.render.recipeName = request.recipes.count == 1 ? request.recipes[0].path : request.recipes.map { Paths.name(of: $0.path) }.joined(separator: " + ")
+        plan.render.develop = graph.develop
+        plan.render.reading = RecipePlanning.reading(graph, recipe: checked.filesFolder)
+        plan.color = color
+        return plan
+    }
+
+    /// What the planner knows of the photo.
+    package struct Header {
+        package var info: ImageInfo?
+        package var geometry: PhotoGeometry?
+        /// The size recipes are checked for (nil: the language's nominal photo).
+        package var nominal: CanvasSize?
+        package var size: CanvasSize? {
+            geometry.map { CanvasSize(width: $0.upright.width, height: $0.upright.height) } ?? nominal
+        }
+    }
+
+    /// The header the request holds, else the photo's, read now (nil parts when it cannot be opened).
+    package static func header(_ request: RenderRequest) -> Header {
+        switch request.header {
+        case .photo(let info, let supported)?:
+            return Header(info: info, geometry: PhotoGeometry(info, supported: supported))
+        case .nominal(let size)?:
+            return Header(nominal: size)
+        case nil:
+            guard !request.photo.isEmpty, let decoder = try? ImageDecoders.open(request.photo, options: request.decodeOptions(develop: nil)) else {
+                return Header()
+            }
+            return Header(info: decoder.info, geometry: PhotoGeometry(decoder.info, supported: decoder.supportedScaleDenominators))
+        }
+    }
+
+    /// The recipes checked for a photo of `size`, each reading the last one's output, and their
+    /// graphs composed into one (nil when one does not check).
+    package struct Checked {
+        package var recipes: [CheckedRecipe] = []
+        package var graph: FilterGraph?
+        package var output = CheckedRecipe.Output()
+        /// The folder files named in the graph are read from: the one recipe's, or "/" when
+        /// several are composed (their files were made absolute).
+        var filesFolder = "/"
+        /// The size the recipe that does not check was checked for.
+        var failedAt: CanvasSize?
+    }
+
+    package static func check(_ recipes: [RenderRequest.Recipe], size: CanvasSize?) -> Checked {
+        var result = Checked()
+        var current = size
+        var graph: FilterGraph?
+        for recipe in recipes {
+            var options = CheckOptions()
+            options.overrides = recipe.overrides
+            if let current { options.sourceSize = current }
+            if let max = recipe.maxBytes { options.limits.maxBytes = max }
+            let checked = recipe.text.map { RecipeChecker.check(SourceFile(path: recipe.path, text: $0), options: options) }
+                ?? RecipeChecker.load(path: recipe.path, options: options)
+            result.recipes.append(checked)
+            guard let next = checked.graph, !checked.hasErrors, !checked.isForeign else {
+                result.failedAt = current
+                return result
+            }
+            if let said = checked.output {
+                result.output.profile = said.profile ?? result.output.profile
+                result.output.intent = said.intent ?? result.output.intent
+            }
+            if recipes.count == 1 {
+                graph = next
+                result.filesFolder = recipe.path
+            } else {
+                let absolute = RecipeChain.absoluteFiles(next, folder: Paths.folder(of: recipe.path))
+                graph = graph.map { RecipeChain.compose($0, then: absolute) } ?? absolute
+            }
+            current = next.nodes[next.output].size
+        }
+        result.graph = graph
+        return result
+    }
+}
+
+/// What the planner made of a request: the graph, the stages a job runs, the photo's header and
+/// colour as planning read them, and every recipe as checked (their warnings are the front end's
+/// to show).
+package struct RenderPlan {
+    package var request: RenderRequest
+    /// Each recipe as checked, in order (their diagnostics, warnings included).
+    package var checked: [CheckedRecipe] = []
+    /// The recipes composed (nil: no recipe).
+    package var graph: FilterGraph?
+    /// The photo's header as developed (a half-size develop's halves; nil: it cannot be opened).
+    package var info: ImageInfo?
+    package var geometry: PhotoGeometry?
+    package var color: PhotoColor?
+    /// The recipes' `output:` settings, a later recipe's winning.
+    package var output: CheckedRecipe.Output?
+    /// The stages, sizes and colour a job runs.
+    package var render = PlannedRender(stages: [], sourceSize: nil)
+
+    init(request: RenderRequest) {
+        self.request = request
+    }
+
+    /// The job that runs this plan into `output` (its encoding is the caller's to set).
+    package func job(output: String) -> RenderJob {
+        var job = RenderJob(input: request.photo, output: output, size: request.size)
+        job.decode = request.decodeOptions(develop: nil)
+        (job.profile, job.intent) = request.output(self.output)
+        job.threads = request.threads
+        job.memoryBudget = request.budget
+        job.timeout = request.timeout
+        if graph != nil { job.take(render) }
+        return job
+    }
+
+    /// The plan after each optimiser pass, at full size (what `explain` prints), with the files
+    /// the recipes name read but not held to the budget.
+    package func trace() throws(PlanError) -> [Planner.Trace] {
+        guard let graph else { return [] }
+        let folder = request.recipes.count == 1 ? request.recipes[0].path : "/"
+        let color = self.color.map { RecipePlanning.colorEnds($0, graph) } ?? ColorEndpoints()
+        return try Planner.plan(graph, fuse: request.fuse, readFile: RecipePlanning.fileReader(for: folder), color: color,
+                                reduction: { [geometry] in geometry?.reduced(for: $0) }).1
+    }
+
+    /// Every diagnostic of the recipes, as `recipe check` prints each (no colour).
+    package var diagnostics: [String] {
+        checked.flatMap { c in c.diagnostics.map { DiagnosticPrinter.render($0, source: c.file) } }
+    }
+}
+
+/// Why a request cannot be planned.
+package enum RenderPlanError: Error, CustomStringConvertible {
+    /// A recipe does not check (errors, or foreign adjustment data): its diagnostics say why.
+    case recipe(CheckedRecipe, photoSize: CanvasSize?)
+    /// The checked recipes cannot be planned: a file they read, or the budget (`overBudget`).
+    case plan(PlanError, recipe: String)
+    /// The photo's colour cannot be read (a broken profile).
+    case photo(any Error)
+
+    /// One line: the first error of the recipe with its position, or the planning error.
+    package var description: String {
+        switch self {
+        case .recipe(let checked, let size):
+            if checked.isForeign && !checked.hasErrors { return "\(checked.file.path): foreign adjustment data; this build cannot render it" }
+            let first = checked.diagnostics.first { $0.severity == .error }
+            let photo = size.map { " (for a \($0.width)×\($0.height) photo)" } ?? ""
+            return RecipePlanning.position(first?.range, else: checked.file.path) + (first?.message ?? "cannot be applied") + photo
+        case .plan(let error, let recipe):
+            return RecipePlanning.position(error.range, else: recipe) + error.message
+        case .photo(let error):
+            return "\(error)"
+        }
+    }
+}
