@@ -125,7 +125,8 @@ public struct DecodeOptions: Sendable {
     public var maxProgressiveScans: Int = 1000
     /// How a camera raw file is developed (the recipe's `develop` stage; other formats ignore it).
     public var develop = RawDevelop()
-    /// LibRaw's own limit on what it allocates for a raw file's data (its default, 2 GiB).
+    /// LibRaw's own limit on what it allocates for a raw file's data, in bytes: a render sets it
+    /// from its budget (`RenderRequest.decodeOptions`); LibRaw's default, 2 GiB, otherwise.
     public var maxRawMemory: Int = 2 << 30
 
     /// 2^28 pixels (about 268 MP): a 16384×16384 image, beyond any camera sold today.

@@ -22,6 +22,9 @@ package final class CachedPhoto: Sendable {
     package let keepsRows: Bool
     /// Kept decodes by reduction, and for a raw by develop too (its rows are the develop's).
     private let decoded = Mutex<[String: Decoded]>([:])
+    /// A raw's mosaic as unpacked by its first develop of recipe's own (with what the unpack
+    /// warned of): a develop that changes afterwards runs from it, without unpacking the file.
+    private let mosaic = Mutex<(mosaic: RawMosaic, warnings: [ImageWarning])?>(nil)
     /// Held while one reduction is being decoded, so two renders do not decode it twice.
     private let filling = Mutex<Void>(())
 
@@ -62,8 +65,20 @@ package final class CachedPhoto: Sendable {
         if let kept = decoded.withLock({ $0[key] }) { return kept }
         return try filling.withLock { _ in
             if let kept = decoded.withLock({ $0[key] }) { return kept }
-            let decoder = try ImageDecoders.open(try openablePath(), options: DecodeOptions(develop: develop))
-            try decoder.start(scaleDenominator: denominator)
+            let decoder: any ImageDecoder
+            if let raw = info.raw, let kept = mosaic.withLock({ $0 }), MosaicDecoder.develops(raw, develop, scaleDenominator: denominator) {
+                decoder = MosaicDecoder(mosaic: kept.mosaic, info: info, develop: develop, path: path, warnings: kept.warnings)
+                try decoder.start(scaleDenominator: denominator)
+            } else {
+                decoder = try ImageDecoders.open(try openablePath(), options: DecodeOptions(develop: develop))
+                try decoder.start(scaleDenominator: denominator)
+                // The mosaic LibRaw unpacked is kept (2 bytes a pixel) before its rows are read:
+                // the frame goes with the file at the last row.
+                if let unpacked = (decoder as? RawDecoder)?.mosaic {
+                    let copy = unpacked.copy()
+                    mosaic.withLock { $0 = (copy, decoder.warnings) }
+                }
+            }
             let buffer = PixelBuffer(width: decoder.width, rowCapacity: max(1, decoder.height), format: decoder.format)
             let strip = PixelBuffer(width: decoder.width, rowCapacity: 64, format: decoder.format)
             var y = 0
@@ -103,7 +118,9 @@ package final class CachedPhoto: Sendable {
     }
 
     /// Bytes held by the kept decodes.
-    package var keptBytes: Int { decoded.withLock { $0.values.reduce(0) { $0 + $1.buffer.allocatedBytes } } }
+    package var keptBytes: Int {
+        decoded.withLock { $0.values.reduce(0) { $0 + $1.buffer.allocatedBytes } } + (mosaic.withLock { $0?.mosaic.bytes } ?? 0)
+    }
 }
 
 /// Set to stop a render: the next strip the kept rows hand out throws `PreviewCancelled`.

@@ -140,13 +140,16 @@ package struct PreviewRenderer: Sendable {
                 if let upTo = request.upTo { try edited.keepFirst(upTo) }
                 text = edited.text
             }
+            let planned = Result { () throws(RenderPlanError) -> RenderPlan in
+                try RenderPlanner.plan(renderRequest(request, text: text, photo: photo))
+            }
             var plan: RenderPlan
-            do {
-                plan = try RenderPlanner.plan(renderRequest(request, text: text, photo: photo))
-            } catch let error as RenderPlanError {
-                guard case .recipe(let checked, _) = error else { return .stopped(.failed(error.description)) }
+            switch planned {
+            case .success(let made): plan = made
+            case .failure(.recipe(let checked, _)):
                 let edited = !request.disabled.isEmpty || request.upTo != nil
                 return .stopped(edited ? .failed(Self.diagnosticsText(checked)) : .diagnostics(Self.diagnosticsText(checked)))
+            case .failure(let error): return .stopped(.failed(error.description))
             }
             let size = plan.graph!.nodes[plan.graph!.output].size
             let full = (width: size.width, height: size.height)

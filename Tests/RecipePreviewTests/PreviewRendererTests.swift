@@ -94,6 +94,90 @@ struct PreviewRendererTests {
         #expect(kept.allSatisfy { $0 > 0 && $0 == kept[0] }, "kept bytes \(kept)")
     }
 
+    /// The one planner sizes a half-size develop as the render makes it: before, the preview
+    /// planned the full sensor's size over rows of half of it.
+    @Test("a half-size develop in the preview is `recipe render`'s picture, at half the sensor's size, at full and display size")
+    func halfSizeDevelop() throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        let raw = TestPaths.fixture("raw/kodim03-crop.dng")
+        let photo = try CachedPhoto(path: raw)
+        let text = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - develop: {demosaic: half-size}\n  - exposure: 0.4\n"
+        try text.write(toFile: f.recipe, atomically: false, encoding: .utf8)
+        let (w, h) = photo.info.uprightSize
+        for (size, argument) in [(RenderSize.full, "full"), (.longEdge(64), "64")] {
+            guard case .image(let image) = f.renderer.render(PreviewRequest(size: size), text: text, photo: photo, cancel: CancelFlag()) else {
+                Issue.record("no image at \(argument)")
+                continue
+            }
+            #expect(image.fullWidth == (w + 1) / 2 && image.fullHeight == (h + 1) / 2, "full render \(image.fullWidth)×\(image.fullHeight) of a \(w)×\(h) sensor")
+            let out = f.folder.appendingPathComponent("half-\(argument).jpg").path
+            let cli = try ExternalTool.run(TestPaths.recipeBinary, ["render", raw, "--recipe", f.recipe, "--size", argument, "-o", out])
+            #expect(cli.status == 0, "\(cli.stderr)")
+            #expect(image.jpeg == [UInt8](try Data(contentsOf: URL(fileURLWithPath: out))), "--size \(argument): not recipe render's bytes")
+        }
+    }
+
+    /// The preview keeps the raw's mosaic: a develop change runs from it, with the file gone
+    /// meanwhile (nothing is unpacked again), and gives `recipe render`'s bytes.
+    @Test("a white-balance change develops again from the kept mosaic, without the file, to `recipe render`'s picture")
+    func developFromKeptMosaic() throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        let raw = f.folder.appendingPathComponent("photo.dng").path
+        try FileManager.default.copyItem(atPath: TestPaths.fixture("raw/kodim03-crop.dng"), toPath: raw)
+        let photo = try CachedPhoto(path: raw)
+        func text(_ develop: String) -> String { "format: dev.recipe.edit\nversion: 1.2\nstages:\n  - develop: {\(develop)}\n  - exposure: 0.3\n" }
+        let request = PreviewRequest(size: .longEdge(64))
+        guard case .image = f.renderer.render(request, text: text("white-balance: as-shot"), photo: photo, cancel: CancelFlag()) else {
+            Issue.record("no first image")
+            return
+        }
+        let away = raw + ".away"
+        try FileManager.default.moveItem(atPath: raw, toPath: away)
+        var images: [String: [UInt8]] = [:]
+        for develop in ["temp: 3400", "white-balance: tungsten, exposure: 0.5"] {
+            guard case .image(let image) = f.renderer.render(request, text: text(develop), photo: photo, cancel: CancelFlag()) else {
+                Issue.record("\(develop): no image without the file")
+                continue
+            }
+            images[develop] = image.jpeg
+        }
+        try FileManager.default.moveItem(atPath: away, toPath: raw)
+        for (develop, jpeg) in images {
+            try text(develop).write(toFile: f.recipe, atomically: false, encoding: .utf8)
+            let out = f.folder.appendingPathComponent("cli.jpg").path
+            let cli = try ExternalTool.run(TestPaths.recipeBinary, ["render", raw, "--recipe", f.recipe, "--size", "64", "-o", out])
+            #expect(cli.status == 0, "\(cli.stderr)")
+            #expect(jpeg == [UInt8](try Data(contentsOf: URL(fileURLWithPath: out))), "\(develop): not recipe render's bytes")
+        }
+    }
+
+    /// `recipe preview --max-memory`: a render over it is refused with the budget named, as
+    /// `recipe render` refuses it, and the page shows that message.
+    @Test("a render over the preview's budget is refused with the budget named; within it, rendered")
+    func budget() throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        // A blur of 20% of the short side holds many rows of floats at full size.
+        let text = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - rotate: 90\n  - blur: {sigma: 20%}\n"
+        try text.write(toFile: f.recipe, atomically: false, encoding: .utf8)
+        let tight = PreviewRenderer(recipePath: f.recipe, scratch: f.folder.path, budget: MemoryBudget(argument: "16M")!)
+        guard case .failed(let message) = tight.render(PreviewRequest(size: .full), text: text, photo: f.photo, cancel: CancelFlag()) else {
+            Issue.record("rendered over a 16 MiB budget")
+            return
+        }
+        #expect(message.contains("16 MiB") && message.contains("--max-memory"), "\(message)")
+        let cli = try ExternalTool.run(TestPaths.recipeBinary, ["render", f.photoPath, "--recipe", f.recipe, "--max-memory", "16M",
+                                                                "-o", f.folder.appendingPathComponent("x.jpg").path])
+        #expect(cli.status == 1, "recipe render over the same budget: \(cli.status) \(cli.stderr)")
+        let roomy = PreviewRenderer(recipePath: f.recipe, scratch: f.folder.path, budget: MemoryBudget(argument: "4G")!)
+        guard case .image = roomy.render(PreviewRequest(size: .longEdge(300)), text: text, photo: f.photo, cancel: CancelFlag()) else {
+            Issue.record("not rendered within 4 GiB")
+            return
+        }
+    }
+
     @Test("errors come back as `recipe check` prints them; a cancelled render stops")
     func diagnosticsAndCancel() throws {
         let f = try Fixture()

@@ -32,6 +32,25 @@ struct PreviewServerTests {
         #expect(server.request("/api/photo/0/stage-1.jpg").status == 200)
     }
 
+    @Test("recipe preview --max-memory: a render over it is answered with the refusal, naming the budget; the server stays up")
+    func budget() throws {
+        let folder = try PreviewProcess.scratch("preview-budget")
+        // A quarter turn and a blur of 20% of the short side: at full size they hold the photo and
+        // many rows of floats, well over 16 MiB with the process; the live render at 64 px fits.
+        try "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - rotate: 90\n  - blur: {sigma: 20%}\n"
+            .write(to: folder.appendingPathComponent("look.recipe.yaml"), atomically: false, encoding: .utf8)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("photo.jpg"))
+        try FileManager.default.copyItem(atPath: TestPaths.samples.appendingPathComponent("Landscape_1.jpg").path,
+                                         toPath: folder.appendingPathComponent("photo.jpg").path)
+        let server = try PreviewProcess(["photo.jpg", "look.recipe.yaml", "--max-memory", "16M"], in: folder)
+        defer { server.stop() }
+        // The whole photo as a region: the full-size render, cut.
+        let refused = server.request("/api/photo/0/region.jpg?x=0&y=0&w=4096&h=4096")
+        #expect(refused.status == 422, "\(refused.status): \(refused.body)")
+        #expect(refused.body.contains("16 MiB") && refused.body.contains("--max-memory"), "\(refused.body)")
+        #expect(server.serves, "the server is still running and answers")
+    }
+
     @Test("a photo replaced by a link out of the folder after start is 404 on every route; back in place it is served again")
     func symlinkSwapAfterStart() throws {
         let folder = try PreviewProcess.scratch("preview-swap")

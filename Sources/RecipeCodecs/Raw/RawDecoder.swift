@@ -31,6 +31,9 @@ public final class RawDecoder: ImageDecoder {
     /// demosaic: a quarter of the pixels at a fifth of the time.
     public var supportedScaleDenominators: [Int] { options.develop.demosaic == .halfSize || info.raw?.cfa.isEmpty != false ? [1] : [1, 2] }
     private let options: DecodeOptions
+    /// What LibRaw is told it may allocate for the raw data, in MiB (`libRawLimitMB`): every
+    /// unpack and develop of this decoder is handed this value.
+    public let libRawLimit: UInt32
     private var handle: OpaquePointer?
     /// LibRaw's handle until the last row is read (for `embeddedJPEG`).
     var libRawHandle: OpaquePointer? { handle }
@@ -38,19 +41,16 @@ public final class RawDecoder: ImageDecoder {
     private var nextRow = 0
     /// What the samples are multiplied by to put them on the scale `headroom` promises.
     private var rescale = 1.0
-    /// recipe's own demosaic (`directional`): the mosaic and a block of rows demosaiced ahead.
-    private var bayer: rcp_bayer?
-    private var block: UnsafeMutableRawPointer?
-    private var scratch: UnsafeMutablePointer<Float>?
-    private var blockRange = 0..<0
-    /// Whether the own path makes each 2×2 cell one pixel (half size) instead of demosaicing.
-    private var halves = false
-    /// Rows demosaiced at once: the 12 rows of margin above and below cost 24/96 more.
-    static let blockRows = 96
+    /// recipe's own develop (`directional`, half size): its rows, from the mosaic LibRaw unpacked.
+    private var own: MosaicRows?
+    /// The mosaic the own develop reads, until the last row is read (then it goes with the file):
+    /// what the preview copies to develop again without unpacking.
+    public var mosaic: RawMosaic? { own?.mosaic }
 
     public init(path: String, options: DecodeOptions) throws(ImageError) {
         self.path = path
         self.options = options
+        libRawLimit = Self.libRawLimitMB(options)
         var message: UnsafePointer<CChar>?
         guard rcp_raw_load(&message) == 1 else {
             throw ImageError(.unsupported, path: path, "camera raw files need LibRaw (libraw_r.so.20, Debian's libraw20), which cannot be loaded: \(message.map { String(cString: $0) } ?? "?")")
@@ -88,9 +88,8 @@ public final class RawDecoder: ImageDecoder {
     }
 
     deinit {
+        own = nil  // its rows read LibRaw's frame: gone before the handle
         rcp_raw_close(handle)
-        block?.deallocate()
-        scratch?.deallocate()
     }
 
     /// Whether the develop runs recipe's own demosaic on the mosaic LibRaw unpacks (streamed), or
@@ -100,6 +99,14 @@ public final class RawDecoder: ImageDecoder {
     func developsOwn(_ develop: RawDevelop, half: Bool) -> Bool {
         guard let raw = info.raw else { return false }
         return Self.developsOwn(raw, develop, half: half)
+    }
+
+    /// The limit handed to LibRaw for what it allocates for the raw data (`max_raw_memory_mb`), in
+    /// MiB: the render's budget (`DecodeOptions.maxRawMemory`, which the render request sets from
+    /// `--max-memory`), and at least 64 MiB, below which LibRaw cannot unpack even a small camera's
+    /// file (the render's own estimate refuses such a raw first).
+    public static func libRawLimitMB(_ options: DecodeOptions) -> UInt32 {
+        UInt32(clamping: max(64, options.maxRawMemory >> 20))
     }
 
     /// `developsOwn` for a raw's header facts (what `explain` says).
@@ -286,37 +293,23 @@ public final class RawDecoder: ImageDecoder {
         if developsOwn(develop, half: half) {
             var mosaic = rcp_raw_mosaic()
             var problems = rcp_raw_problems()
-            var status = rcp_raw_unpack_mosaic(handle, UInt32(clamping: max(64, options.maxRawMemory >> 20)), &mosaic, &problems)
+            var status = rcp_raw_unpack_mosaic(handle, libRawLimit, &mosaic, &problems)
             if status == Int32(RCP_RAW_IO_ERROR), reopenPadded(raw), let padded = self.handle {
                 problems = rcp_raw_problems()
-                status = rcp_raw_unpack_mosaic(padded, UInt32(clamping: max(64, options.maxRawMemory >> 20)), &mosaic, &problems)
+                status = rcp_raw_unpack_mosaic(padded, libRawLimit, &mosaic, &problems)
             }
             if status == 0 {
                 try checkProblems(problems, camera: raw.camera)
                 var m = Self.whiteBalance(develop.whiteBalance, raw: raw).multipliers
                 if m.count < 3 { m = raw.daylight }
-                let low = m.prefix(3).min() ?? 1
-                var b = rcp_bayer()
-                b.raw = mosaic.raw
-                b.raw_pitch = mosaic.raw_pitch
-                (b.top, b.left, b.width, b.height) = (mosaic.top, mosaic.left, mosaic.width, mosaic.height)
-                b.pattern = mosaic.pattern
-                b.black = mosaic.black
-                let blacks = [mosaic.black.0, mosaic.black.1, mosaic.black.2, mosaic.black.3]
-                let colours = [mosaic.pattern.0, mosaic.pattern.1, mosaic.pattern.2, mosaic.pattern.3].map(Int.init)
-                let scales = (0..<4).map { q in Float(m[colours[q]] / low) / (mosaic.maximum - blacks[q]) }
-                b.scale = (scales[0], scales[1], scales[2], scales[3])
                 let full = develop.demosaic == .halfSize ? ((width - 1) * 2 + 1...width * 2, (height - 1) * 2 + 1...height * 2)
                                                           : (width...width, height...height)
-                guard full.0.contains(Int(b.width)), full.1.contains(Int(b.height)) else {
-                    throw ImageError(.unsupported, path: path, "\(raw.camera): the mosaic is \(b.width)×\(b.height), not the \(width)×\(height) the header declares")
+                guard full.0.contains(Int(mosaic.width)), full.1.contains(Int(mosaic.height)) else {
+                    throw ImageError(.unsupported, path: path, "\(raw.camera): the mosaic is \(mosaic.width)×\(mosaic.height), not the \(width)×\(height) the header declares")
                 }
-                bayer = b
-                halves = half
-                if half { (width, height) = ((Int(b.width) + 1) / 2, (Int(b.height) + 1) / 2) }
-                let rows = Self.blockRows
-                block = UnsafeMutableRawPointer.allocate(byteCount: width * 6 * rows, alignment: 64)
-                if !half { scratch = UnsafeMutablePointer<Float>.allocate(capacity: rcp_bayer_scratch(Int32(width), Int32(rows))) }
+                let rows = MosaicRows(RawMosaic(libRaw: mosaic), multipliers: m, half: half)
+                (width, height) = (rows.width, rows.height)
+                own = rows
                 return
             }
             if status != 1 { throw ImageError(Self.problem(status), path: path, "\(raw.camera): \(Self.words(status))") }
@@ -345,7 +338,7 @@ public final class RawDecoder: ImageDecoder {
         d.aberration_red = develop.chromaticAberration.red
         d.aberration_blue = develop.chromaticAberration.blue
         d.noise_threshold = Float(develop.noiseThreshold)
-        d.max_memory_mb = UInt32(clamping: max(64, options.maxRawMemory >> 20))
+        d.max_memory_mb = libRawLimit
         var problems = rcp_raw_problems()
         var status = rcp_raw_develop_image(handle, &d, &problems)
         if status == Int32(RCP_RAW_IO_ERROR), reopenPadded(raw), let padded = self.handle {
@@ -406,7 +399,7 @@ public final class RawDecoder: ImageDecoder {
         let mosaic = raw.rawWidth * raw.rawHeight * 2
         if developsOwn(options.develop, half: half) {
             // The mosaic, a block of rows and the demosaic's scratch for it.
-            return mosaic + width * 6 * Self.blockRows + (half ? 0 : rcp_bayer_scratch(Int32(width), Int32(Self.blockRows)) * 4)
+            return mosaic + MosaicRows.bytes(width: width, half: half)
         }
         let pixels = half ? ((width + 1) / 2) * ((height + 1) / 2) : width * height
         // LibRaw's 4-sample image, its raw copy, and the demosaic's working tiles (AHD: three
@@ -416,11 +409,11 @@ public final class RawDecoder: ImageDecoder {
 
     public func readRows(into buffer: PixelBuffer) throws -> Int {
         precondition(buffer.width == width && buffer.format == format, "strip does not match the decoder")
-        guard nextRow < height, bayer != nil || image != nil else {
+        guard nextRow < height, own != nil || image != nil else {
             buffer.rowCount = 0
             return 0
         }
-        let n = bayer != nil ? demosaicedRows(into: buffer) : developedRows(into: buffer)
+        let n = own?.rows(from: nextRow, into: buffer) ?? developedRows(into: buffer)
         buffer.rowCount = n
         buffer.originY = nextRow
         nextRow += n
@@ -428,28 +421,7 @@ public final class RawDecoder: ImageDecoder {
             // The mosaic and LibRaw's developed image go with the handle.
             rcp_raw_close(handle)
             handle = nil
-            (bayer, image) = (nil, nil)
-        }
-        return n
-    }
-
-    /// The next rows from recipe's own demosaic (or half size), a block of them made at a time.
-    private func demosaicedRows(into buffer: PixelBuffer) -> Int {
-        guard var bayer, let block else { return 0 }
-        let rowBytes = width * 6
-        if !blockRange.contains(nextRow) {
-            let end = min(height, nextRow + Self.blockRows)
-            let rows = block.assumingMemoryBound(to: UInt16.self)
-            if halves {
-                rcp_bayer_half_rows(&bayer, Int32(nextRow), Int32(end), rows, rowBytes)
-            } else {
-                rcp_bayer_rows(&bayer, Int32(nextRow), Int32(end), rows, rowBytes, scratch!)
-            }
-            blockRange = nextRow..<end
-        }
-        let n = min(buffer.rowCapacity, blockRange.upperBound - nextRow)
-        for r in 0..<n {
-            buffer.row(r).copyMemory(from: block + (nextRow - blockRange.lowerBound + r) * rowBytes, byteCount: rowBytes)
+            (own, image) = (nil, nil)
         }
         return n
     }

@@ -1,0 +1,53 @@
+import Foundation
+import RecipeCodecs
+import RecipeCore
+import Testing
+import TestSupport
+
+/// A develop from a kept mosaic (what the preview keeps of a raw) gives the rows the file's own
+/// decoder gives for that develop, byte for byte: the directional demosaic and half size, the
+/// white balance as shot and by temperature, a half-size develop.
+@Suite("MosaicDecoder: a develop from a kept mosaic")
+struct MosaicDecoderTests {
+    static let dng = TestPaths.fixture("raw/kodim03-crop.dng")
+
+    static func rows(_ decoder: any ImageDecoder, scale: Int) throws -> [UInt16] {
+        try decoder.start(scaleDenominator: scale)
+        let strip = PixelBuffer(width: decoder.width, rowCapacity: 40, format: decoder.format)
+        var out: [UInt16] = []
+        while try decoder.readRows(into: strip) > 0 {
+            for r in 0..<strip.rowCount { out += strip.samples(r, as: UInt16.self) }
+        }
+        return out
+    }
+
+    @Test("each develop of recipe's own from the kept copy equals the file's develop",
+          arguments: [("white-balance as shot", RawDevelop(), 1), ("half size at 1/2", RawDevelop(), 2),
+                      ("3200 K", { var d = RawDevelop(); d.whiteBalance = .temperature(3200, tint: 5); return d }(), 1),
+                      ("tungsten at 1/2", { var d = RawDevelop(); d.whiteBalance = .preset("tungsten"); return d }(), 2),
+                      ("develop half-size", { var d = RawDevelop(); d.demosaic = .halfSize; return d }(), 1)])
+    func sameRows(_ name: String, _ develop: RawDevelop, _ scale: Int) throws {
+        // The mosaic is copied from a decoder of another develop: the unpack does not depend on it.
+        let first = try RawDecoder(path: Self.dng, options: DecodeOptions())
+        try first.start(scaleDenominator: 1)
+        let kept = try #require(first.mosaic?.copy(), "no mosaic: not recipe's own develop")
+        #expect(kept.bytes == kept.width * kept.height * 2)
+        let file = try RawDecoder(path: Self.dng, options: DecodeOptions(develop: develop))
+        #expect(MosaicDecoder.develops(file.info.raw!, develop, scaleDenominator: scale))
+        let fromFile = try Self.rows(file, scale: scale)
+        let fromKept = try Self.rows(MosaicDecoder(mosaic: kept, info: file.info, develop: develop, path: Self.dng), scale: scale)
+        #expect(fromKept.count == fromFile.count && fromKept.count > 0)
+        #expect(fromKept == fromFile, "\(name): the kept mosaic's develop differs from the file's")
+    }
+
+    @Test("LibRaw's develops (AHD, highlights kept) cannot run from a kept mosaic and say so")
+    func libRawDevelops() throws {
+        let file = try RawDecoder(path: Self.dng, options: DecodeOptions())
+        try file.start(scaleDenominator: 1)
+        let kept = try #require(file.mosaic?.copy())
+        var ahd = RawDevelop()
+        ahd.demosaic = .ahd
+        #expect(!MosaicDecoder.develops(file.info.raw!, ahd, scaleDenominator: 1))
+        #expect(throws: ImageError.self) { try MosaicDecoder(mosaic: kept, info: file.info, develop: ahd, path: Self.dng).start(scaleDenominator: 1) }
+    }
+}
