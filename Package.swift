@@ -99,10 +99,13 @@ let package = Package(
         .target(
             name: "RecipeHistory",
             dependencies: ["RecipeCore", "RecipeLanguage", "RecipeCodecs", "CXML2Loader", .product(name: "Crypto", package: "swift-crypto")]),
-        // Batches: walking folders, output names, shards, the manifest and what is up to date.
+        // Batches: walking folders, output names, shards, the manifest and what is up to date, and
+        // `recipe apply`'s engine (BatchRun: the photos rendered on worker threads through RecipeSession,
+        // each reported as a bar, lines or JSON records) with the release it records as the engine version.
         .target(
             name: "RecipeBatch",
-            dependencies: ["RecipeCore", "RecipeCodecs", "RecipeHistory", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["RecipeCore", "RecipeCodecs", "RecipeRender", "RecipeColor", "RecipeLanguage", "RecipeHistory", "RecipeSession",
+                           .product(name: "Crypto", package: "swift-crypto")]),
         // What every front end renders with (the CLI's commands and the preview server): a recipe
         // checked and planned for a photo, and the one render job that runs the plan.
         .target(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RecipeBatch
 import RecipeCore
 import RecipeSession
 #if canImport(Glibc)
@@ -49,11 +50,4 @@ struct RecipeCommand: ParsableCommand {
             Glibc.exit(ExitStatus.forParser(code.rawValue))
         }
     }
-}
-
-/// The release. It is also the engine version `recipe apply` records beside every output
-/// (`"engine": "recipe 0.11.0"`): a release that changes any output byte must change it, so that
-/// batches render again what the new engine draws differently.
-enum RecipeVersion {
-    static let string = "0.11.0"
 }

@@ -1,4 +1,5 @@
 internal import CBuildInfo
+import RecipeBatch
 import RecipeCodecs
 import RecipeColor
 import RecipeHistory

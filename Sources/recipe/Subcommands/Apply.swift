@@ -201,11 +201,9 @@ struct Apply: ParsableCommand {
     }
 }
 
-/// `--format`: the output's encoding.
-enum OutputFormatChoice: String, ExpressibleByArgument, CaseIterable {
-    case same, jpeg, png, tiff, webp, heic, avif
-
-    init?(argument: String) {
+/// `--format` on the command line: the format's name in any case, or its other spelling (jpg, tif, heif).
+extension OutputFormatChoice: ExpressibleByArgument {
+    package init?(argument: String) {
         switch argument.lowercased() {
         case "same": self = .same
         case "jpeg", "jpg": self = .jpeg
@@ -217,24 +215,8 @@ enum OutputFormatChoice: String, ExpressibleByArgument, CaseIterable {
         default: return nil
         }
     }
-
-    /// The encoding, nil for the photo's own.
-    var fileFormat: ImageFileFormat? {
-        switch self {
-        case .same: nil
-        case .jpeg: .jpeg
-        case .png: .png
-        case .tiff: .tiff
-        case .webp: .webp
-        case .heic: .heif
-        case .avif: .avif
-        }
-    }
 }
 
 extension RawPairs.Keep: ExpressibleByArgument {}
 
-/// `--progress`.
-enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
-    case auto, bar, lines, none
-}
+extension ProgressMode: ExpressibleByArgument {}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RecipeBatch
 import RecipeCodecs
 import RecipeColor
 import RecipeCore

@@ -1,4 +1,3 @@
-import RecipeBatch
 import RecipeCore
 #if canImport(Glibc)
 import Glibc

@@ -5,8 +5,8 @@ import RecipeSession
 ///
 /// Hand-written because the outputs are flat and Foundation's JSONEncoder would pull the whole of
 /// Foundation into a binary whose resident size is a measured target.
-enum JSONLine {
-    enum Value {
+package enum JSONLine {
+    package enum Value {
         case string(String)
         case int(Int)
         case number(Double)
@@ -14,7 +14,7 @@ enum JSONLine {
         case list([String])
 
         /// Plain-text rendering for human output.
-        var text: String {
+        package var text: String {
             switch self {
             case .string(let s): s
             case .int(let i): "\(i)"
@@ -35,7 +35,7 @@ enum JSONLine {
         }
     }
 
-    static func object(_ fields: [(String, Value)]) -> String {
+    package static func object(_ fields: [(String, Value)]) -> String {
         "{" + fields.map { "\(quote($0.0.replacingSpaces())):\($0.1.json)" }.joined(separator: ",") + "}"
     }
 

@@ -1,0 +1,4 @@
+/// `--progress`.
+package enum ProgressMode: String, CaseIterable {
+    case auto, bar, lines, none
+}
