@@ -208,7 +208,15 @@ struct RawTests: CLITest {
         let explained = try ok(["explain", neutral, "--photo", photo])
         #expect(explained.contains("develop: ignored: \(photo) is not a camera raw file"), "\(explained)")
         let raw = try ok(["explain", neutral, "--photo", TestPaths.fixture("raw/kodim03-crop.dng")])
-        #expect(raw.contains("develop: Recipe Test Bayer Camera raw in the decoder, LibRaw unpacks, recipe's directional demosaic streams rows"), "\(raw)")
+        // The develop as the plan's first nodes, each with its size and what it holds: the 256×192
+        // mosaic (2 bytes a pixel), the white balance (the DNG's AsShotNeutral inverted), the
+        // demosaic, the matrix.
+        for line in ["#d1 unpack          256×192      96 KiB     LibRaw unpacks the RGGB mosaic (black 512, white 16383)",
+                     "#d2 white balance   256×192      -          as shot: R 1.818, G 1, B 1.389, scales the mosaic as it is demosaiced",
+                     "#d3 demosaic        256×192", "directional (recipe's), streamed 96 rows at a time",
+                     "#d4 camera matrix   256×192      -          camera RGB of the Recipe Test Bayer Camera (its DNG ColorMatrix)"] {
+            #expect(raw.contains(line), "\(line)\n\(raw)")
+        }
         #expect(raw.contains("white balance as shot, demosaic directional, highlights clip"), "\(raw)")
     }
 

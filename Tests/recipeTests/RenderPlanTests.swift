@@ -23,7 +23,7 @@ struct RenderPlanTests: CLITest {
         let text = try ok(["explain", recipe, "--photo", Self.dng])
         let source = try #require(text.split(separator: "\n").first { $0.hasPrefix("#0 source") }, "\(text)")
         #expect(source.hasSuffix("\((w + 1) / 2)×\((h + 1) / 2)"), "\(source) (the sensor is \(w)×\(h))")
-        #expect(text.contains("(half size)"), "\(text)")
+        #expect(text.contains("#d3 demosaic        \((w + 1) / 2)×\((h + 1) / 2)") && text.contains("half size: each 2×2 cell one pixel, its greens averaged"), "\(text)")
         // The memory estimate is for the half-size render too (LibRaw's half-size image, no demosaic).
         #expect(text.contains("memory: ~"), "\(text)")
     }

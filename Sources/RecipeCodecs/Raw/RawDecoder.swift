@@ -238,6 +238,14 @@ public final class RawDecoder: ImageDecoder {
     /// LibRaw's version, nil when it cannot be loaded (for `recipe --version`).
     public static var libRawVersion: String? { rcp_raw_version().map { String(cString: $0) } }
 
+    /// The multipliers (R, G, B; green 1) a develop's white balance scales the mosaic by, nil when
+    /// they are known only once developed (LibRaw's grey-world `auto`, or as shot without a record).
+    public static func multipliers(_ develop: RawDevelop, raw: RawImageInfo) -> [Double]? {
+        let (mode, m) = whiteBalance(develop.whiteBalance, raw: raw)
+        guard mode != 1, m.count >= 3, m[1] > 0 else { return nil }
+        return m.prefix(3).map { $0 / m[1] }
+    }
+
     /// What a white balance asks of LibRaw: its mode and the multipliers for mode 2.
     static func whiteBalance(_ wb: RawDevelop.WhiteBalance, raw: RawImageInfo) -> (mode: Int32, multipliers: [Double]) {
         switch wb {

@@ -59,6 +59,9 @@ public final class RawMosaic: @unchecked Sendable {
     /// What a copy holds.
     public var bytes: Int { width * height * 2 }
 
+    /// Rows recipe's own develop makes at a time (`MosaicRows`).
+    public static var blockRows: Int { MosaicRows.blockRows }
+
     /// The demosaic's view of the mosaic, white balanced by `multipliers` (R, G, B): each
     /// position's samples scaled so that the least-multiplied channel's white is 1.
     func bayer(multipliers m: [Double]) -> rcp_bayer {

@@ -97,7 +97,7 @@ struct Explain: ParsableCommand {
         let graph = plan.graph!
         if let photo, let info = plan.info, let chosenColor = plan.color {
             Console.warnings(chosenColor.warnings)
-            printDevelop(plan, photo: photo, info: info, graph: graph)
+            try printDevelop(plan, photo: photo, info: info, graph: graph)
             let color = RecipePlanning.colorEnds(chosenColor, graph)
             print("colour: \(chosenColor.sourceName) in, \(chosenColor.outputName) out"
                   + (color.converts ? "; the plan converts at its ends" : "; nothing to convert"))
@@ -137,17 +137,28 @@ struct Explain: ParsableCommand {
         }
     }
 
-    /// The raw develop, as the plan runs it (the decoder develops today; other photos have none).
-    func printDevelop(_ plan: RenderPlan, photo: String, info: ImageInfo, graph: FilterGraph) {
-        if let raw = info.raw {
-            let develop = graph.develop ?? RawDevelop()
-            let how = RawDecoder.developsOwn(raw, develop)
-                ? "LibRaw unpacks, recipe's directional demosaic streams rows (a render at half size or less makes each 2×2 cell one pixel instead)"
-                : "by LibRaw, whole" + (develop.demosaic == .directional ? " (directional takes plain Bayer mosaics with clipped highlights and a known white balance: ahd here)" : "")
-            let size = develop.demosaic == .halfSize ? " to \(info.uprightSize.width)×\(info.uprightSize.height) (half size)" : ""
-            print("develop: \(raw.camera) raw in the decoder\(size), \(how): \(develop)\(graph.develop == nil ? " (the defaults: no develop stage)" : "")")
-        } else if graph.develop != nil {
-            print("develop: ignored: \(photo) is not a camera raw file (the stage is for raws only)")
+    /// The raw develop as the plan's first nodes, with their sizes and memory (the decoder runs
+    /// them before the first pass; the camera matrix and raw exposure are that pass's first step):
+    ///
+    /// ```
+    /// develop (a directional develop of the Canon EOS 550D raw, as shot; the defaults: no develop stage):
+    ///   #d1 unpack          5202×3465    34 MiB     LibRaw unpacks the RGGB mosaic (black 2048, white 15000)
+    /// ```
+    func printDevelop(_ plan: RenderPlan, photo: String, info: ImageInfo, graph: FilterGraph) throws {
+        guard let raw = info.raw else {
+            if graph.develop != nil { print("develop: ignored: \(photo) is not a camera raw file (the stage is for raws only)") }
+            return
+        }
+        let develop = graph.develop ?? RawDevelop()
+        let job = plan.job(output: "explain.jpg")
+        let decoder = try ImageDecoders.open(photo, options: job.decode)
+        let upright = info.uprightSize
+        let source = plan.render.sourceSize ?? upright
+        let denominator = plan.geometry?.denominator(for: source, exact: plan.render.sourceIsReducedDecode) ?? 1
+        print("develop of the \(raw.camera) raw: \(develop)\(graph.develop == nil ? " (the defaults: no develop stage)" : "")")
+        for (i, node) in plan.developNodes(denominator: denominator, decodingBytes: decoder.decodingBytes(scaleDenominator: denominator)).enumerated() {
+            let bytes = node.bytes > 0 ? MemoryBudget.text(node.bytes) : "-"
+            print("  #d\(i + 1) \(node.name.padding(16))\(String(describing: node.size).padding(12)) \(bytes.padding(10)) \(node.detail)")
         }
     }
 
@@ -182,7 +193,8 @@ struct Explain: ParsableCommand {
     /// ```
     func printEstimate(_ plan: RenderPlan) throws {
         guard let info = plan.info, let color = plan.color else { return }
-        let format = info.format
+        // A raw is never written: its renders are JPEGs (as `edit` writes its current version).
+        let format = info.raw != nil ? ImageFileFormat.jpeg : info.format
         var job = plan.job(output: "explain." + format.preferredExtension)
         job.color = color
         let decoder = try ImageDecoders.open(plan.request.photo, options: job.decode)
