@@ -250,6 +250,28 @@ struct LifecycleTests: CLITest {
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/kept/1-base-1.filster.data")) == Data(blob))
     }
 
+    @Test("history --extract writes inside the folder given, whatever a base's source says: `x/../../../F.xmp` becomes 1-base-1.F.xmp there")
+    func extractStaysInside() throws {
+        let dir = TestPaths.temporaryDirectory("extract-escape").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let photo = dir + "/a/b/p.jpg"
+        try FileManager.default.createDirectory(atPath: dir + "/a/b", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: TestPaths.fixture("jpeg/pil_hopper.jpg"), toPath: photo)
+        try Data("opaque edit".utf8).write(to: URL(fileURLWithPath: dir + "/a/b/filster.data"))
+        _ = try ok(["render", photo, "-o", dir + "/a/b/filster.jpg", "--quality", "80"])
+        _ = try ok(["edit", photo, "--foreign", dir + "/a/b/filster.data", "--format", "com.shinobicontrols.filster", "--format-version", "1.0",
+                    "--rendered", dir + "/a/b/filster.jpg", "--no-render"])
+        let sidecar = photo + ".recipe.yaml"
+        let text = try String(contentsOfFile: sidecar, encoding: .utf8)
+        #expect(text.contains("source: filster.data"), "\(text)")
+        try text.replacingOccurrences(of: "source: filster.data", with: "source: x/../../../F.xmp").write(toFile: sidecar, atomically: true, encoding: .utf8)
+        _ = try ok(["check", sidecar])
+        _ = try ok(["history", photo, "--extract", dir + "/a/b/kept"])
+        // kept/1-base-1.x/../../../F.xmp would be dir/a/F.xmp.
+        #expect(!FileManager.default.fileExists(atPath: dir + "/a/F.xmp"), "written outside the folder given")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/a/b/kept/1-base-1.F.xmp")) == Data("opaque edit".utf8))
+    }
+
     @Test("bad input: another photo's sidecar, a tampered or missing object, an AAE that is no plist, an AAE without its rendering: clear errors, nothing overwritten")
     func badInput() throws {
         let dir = try appleExport()

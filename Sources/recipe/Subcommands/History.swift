@@ -56,6 +56,14 @@ struct History: ParsableCommand {
         }
     }
 
+    /// The name a base's data is written under, from its `source:` as the sidecar says it: its
+    /// last component only, so that a sidecar (a stranger's, or edited by hand) whose source reads
+    /// `x/../../../F.xmp` writes `1-base.F.xmp` inside the folder given, never a file above it.
+    static func fileName(_ source: String?) -> String {
+        let last = source.map { Paths.name(of: $0) } ?? ""
+        return last.isEmpty || last == "." || last == ".." || last.contains("/") || last.contains("\0") ? "data" : last
+    }
+
     func extract(_ sidecar: Sidecar, asset: Asset, to folder: String) throws {
         try Paths.makeFolders(folder)
         for stage in sidecar.checked.stages {
@@ -71,7 +79,7 @@ struct History: ParsableCommand {
             if let expected = base.dataSHA256, ContentHash.bytes(bytes) != expected {
                 throw HistoryError(sidecar.path, "stage \(stage.index): the embedded data no longer matches its data-sha256 (edited by hand?)")
             }
-            let dataPath = Paths.join(folder, name + "." + (base.source ?? "data"))
+            let dataPath = Paths.join(folder, name + "." + Self.fileName(base.source))
             try Paths.writeAtomically(dataPath, bytes)
             let object = try asset.store.verify(base.pixels)
             let pixelsPath = Paths.join(folder, name + ".pixels." + (base.pixels.type == "png" ? "png" : "jpg"))
