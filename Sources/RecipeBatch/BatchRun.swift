@@ -170,7 +170,7 @@ package struct BatchRun {
         budget.jobs = min(jobs, work.count)
         let context = RenderContext(chain: chain, size: size, decode: decode, encoding: encoding, profile: profile, intent: intent, fuse: fuse,
                                     threads: threadsPerJob, memoryBudget: budget, freshness: freshness, engine: Self.engine, baseKey: baseKey,
-                                    timeout: timeout)
+                                    timeout: timeout, outputFolder: outputFolder)
         let workers = (0..<min(jobs, work.count)).map { _ in
             WorkerThread {
                 while let item = queue.next() { queue.finish(context.process(item)) }

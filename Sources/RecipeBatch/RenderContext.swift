@@ -25,6 +25,8 @@ struct RenderContext: Sendable {
     var baseKey: String
     /// `--timeout`, per photo.
     var timeout: Double?
+    /// The output folder the user named: nothing is written outside it.
+    var outputFolder: String
 
     func process(_ item: BatchRun.Item) -> BatchRun.Outcome {
         var item = item
@@ -106,7 +108,8 @@ struct RenderContext: Sendable {
         // at 160 px, measured); the bytes are the same either way.
         let pixels = plan.render.sourceSize.map { $0.width * $0.height } ?? Int.max
         job.threads = pixels < 1_000_000 ? 1 : threads
-        try Paths.makeFolders(Paths.folder(of: item.outputPath))
+        // Never through a link below the output folder (out/sub -> ../elsewhere).
+        try Paths.makeFolders(Paths.folder(of: item.outputPath), inside: outputFolder)
         Self.removeStaleTemporaries(of: item.outputPath)
         let outcome = try job.run()
         guard let outputStat = FileStat.of(item.outputPath) else { throw HistoryError(item.outputPath, "vanished right after it was written") }

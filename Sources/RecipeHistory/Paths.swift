@@ -58,6 +58,29 @@ public enum Paths {
         if mkdir(path, 0o777) != 0 && errno != EEXIST { throw HistoryError(path, "cannot create the folder: \(errnoText())") }
     }
 
+    /// Creates the folders of `path` below `root` one by one, refusing a link anywhere below
+    /// `root`: a folder inside an output folder that is a link to elsewhere (`out/sub ->
+    /// ../elsewhere`) would have a batch write outside the folder the user named. `root` itself
+    /// may be a link: the user named it.
+    public static func makeFolders(_ path: String, inside root: String) throws {
+        try makeFolders(root)
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        guard path.hasPrefix(prefix) else { return try makeFolders(path) }
+        var current = String(prefix.dropLast())
+        for part in path.dropFirst(prefix.count).split(separator: "/") where part != "." {
+            current += "/" + part
+            var st = stat()
+            if lstat(current, &st) == 0 {
+                if (st.st_mode & S_IFMT) == S_IFLNK {
+                    throw HistoryError(current, "is a link; outputs are written only inside \(root), never through a link out of it (make it a folder)")
+                }
+                guard (st.st_mode & S_IFMT) == S_IFDIR else { throw HistoryError(current, "exists and is not a folder") }
+            } else if mkdir(current, 0o777) != 0 && errno != EEXIST {
+                throw HistoryError(current, "cannot create the folder: \(errnoText())")
+            }
+        }
+    }
+
     /// Reads a whole text file (bounded).
     public static func readBytes(_ path: String, limit: Int) throws -> [UInt8] {
         do { return try InputFile.readAll(path, limit: limit) } catch { throw HistoryError(path, error.reason) }

@@ -156,6 +156,27 @@ struct ApplyTests: CLITest {
         #expect(!FileManager.default.fileExists(atPath: dir + "/out/land.jpg"))
     }
 
+    @Test("apply never writes through a link below the output folder: out/sub -> ../elsewhere fails that photo, naming the link; elsewhere untouched")
+    func linkInsideOutput() throws {
+        let dir = TestPaths.temporaryDirectory("apply-link").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: dir + "/in/sub", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: dir + "/out", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: dir + "/elsewhere", withIntermediateDirectories: true)
+        try fm.copyItem(atPath: Self.smallPhotos[0], toPath: dir + "/in/sub/p.jpg")
+        try fm.copyItem(atPath: Self.smallPhotos[1], toPath: dir + "/in/q.jpg")
+        try fm.createSymbolicLink(atPath: dir + "/out/sub", withDestinationPath: "../elsewhere")
+        try write("format: dev.recipe.edit\nversion: 1.1\nstages:\n  - exposure: 0.2\n", dir + "/look.recipe.yaml")
+        let run = try apply([dir + "/look.recipe.yaml", dir + "/in", "-o", dir + "/out"])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.count("failed") == 1 && run.count("rendered") == 1, "\(run.records)")
+        let error = run.with("failed").first?["error"] as? String ?? ""
+        #expect(error.contains("out/sub: is a link") && error.contains("never through a link"), "\(error)")
+        #expect(try fm.contentsOfDirectory(atPath: dir + "/elsewhere").isEmpty, "written through the link")
+        #expect(fm.fileExists(atPath: dir + "/out/q.jpg"))
+    }
+
     @Test("output bytes do not depend on --jobs")
     func jobs() throws {
         let (root, _) = try tree("apply-jobs", count: 12)
