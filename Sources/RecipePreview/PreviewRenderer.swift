@@ -115,8 +115,10 @@ package struct PreviewRenderer: Sendable {
 
     /// The render request of the page's `request` for `photo`, as `recipe render` would make it
     /// (a region: the full-size render, `cut` afterwards), within the preview's budget.
-    package func renderRequest(_ request: PreviewRequest, text: String, photo: CachedPhoto) -> RenderRequest {
-        var render = RenderRequest(photo: photo.path)
+    /// In folder mode the request names the photo's real path, checked against the folder again,
+    /// so that what planning opens (a half-size develop's header) never follows a link out of it.
+    package func renderRequest(_ request: PreviewRequest, text: String, photo: CachedPhoto) throws(ImageError) -> RenderRequest {
+        var render = RenderRequest(photo: try photo.openablePath())
         render.header = .photo(photo.info, supportedScaleDenominators: photo.supportedScaleDenominators)
         render.recipes = [RenderRequest.Recipe(path: recipePath, text: text, overrides: request.overrides)]
         render.size = request.region == nil ? request.size : .full
@@ -140,8 +142,9 @@ package struct PreviewRenderer: Sendable {
                 if let upTo = request.upTo { try edited.keepFirst(upTo) }
                 text = edited.text
             }
+            let wanted = try renderRequest(request, text: text, photo: photo)
             let planned = Result { () throws(RenderPlanError) -> RenderPlan in
-                try RenderPlanner.plan(renderRequest(request, text: text, photo: photo))
+                try RenderPlanner.plan(wanted)
             }
             var plan: RenderPlan
             switch planned {
