@@ -87,8 +87,8 @@ let package = Package(
         .target(name: "RecipeKernels", dependencies: ["RecipeCore", "CKernelsSIMD"]),
         .target(
             name: "RecipeCodecs",
-            dependencies: ["RecipeCore", "RecipeKernels", "CJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CTIFF", "CTIFFLoader", "CWebP", "CHeif", "CHeifLoader", "CRawLoader", "CDemosaic"]),
-        .target(name: "RecipeRender", dependencies: ["RecipeCore", "RecipeKernels", "CKernelsSIMD"]),
+            dependencies: ["RecipeCore", "RecipeKernels", "CJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CTIFF", "CTIFFLoader", "CWebP", "CHeif", "CHeifLoader", "CRawLoader"]),
+        .target(name: "RecipeRender", dependencies: ["RecipeCore", "RecipeKernels", "CKernelsSIMD", "CDemosaic"]),
         // Colour management: ICC profiles, lcms2 transforms, matrix-shaper constants for the kernels.
         .target(name: "RecipeColor", dependencies: ["RecipeCore", "CLCMS2"], exclude: ["README.md"]),
         .target(name: "RecipeOps", dependencies: ["RecipeCore", "RecipeKernels"]),

@@ -1,5 +1,6 @@
 import RecipeCodecs
 import RecipeCore
+import RecipeRender
 import Synchronization
 
 /// A photo the preview renders again and again: its rows are decoded once per DCT reduction and
@@ -74,16 +75,18 @@ package final class CachedPhoto: Sendable {
                 try decoder.start(scaleDenominator: denominator)
                 // The mosaic LibRaw unpacked is kept (2 bytes a pixel) before its rows are read:
                 // the frame goes with the file at the last row.
-                if let unpacked = (decoder as? RawDecoder)?.mosaic {
+                if let unpacked = (decoder as? RawDecoder)?.undeveloped?.mosaic {
                     let copy = unpacked.copy()
                     mosaic.withLock { $0 = (copy, decoder.warnings) }
                 }
             }
-            let buffer = PixelBuffer(width: decoder.width, rowCapacity: max(1, decoder.height), format: decoder.format)
-            let strip = PixelBuffer(width: decoder.width, rowCapacity: 64, format: decoder.format)
+            // A raw that recipe develops: its demosaic stage's rows.
+            let source = DemosaicStage.rows(of: decoder)
+            let buffer = PixelBuffer(width: source.width, rowCapacity: max(1, source.height), format: source.format)
+            let strip = PixelBuffer(width: source.width, rowCapacity: 64, format: source.format)
             var y = 0
-            while y < decoder.height {
-                let n = try decoder.readRows(into: strip)
+            while y < source.height {
+                let n = try source.readRows(into: strip)
                 if n == 0 { break }
                 for r in 0..<n { buffer.row(y + r).copyMemory(from: strip.row(r), byteCount: strip.rowBytes) }
                 y += n

@@ -5,9 +5,6 @@ import RecipeKernels
 #if canImport(Glibc)
 import Glibc
 #endif
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension PhotoColor {
     /// A camera raw photo's colour: its develop's rows (linear camera RGB, white balanced, on the
@@ -37,7 +34,7 @@ extension PhotoColor {
             name = "camera RGB of the \(camera) (no camera matrix: shown as sRGB)"
             color.warnings.append(ImageWarning(path: photo, "\(camera): no usable camera matrix; its colours are shown as they were recorded"))
         }
-        let gain = RawDecoder.headroom(develop, raw: raw) * pow(2, develop.exposure)
+        let gain = RawDevelopPlan(develop, raw: raw, scaleDenominator: 1).headroom * pow(2, develop.exposure)
         matrix = matrix.map { $0 * gain }
         color.source = ColorProfile.linearSRGB
         color.sourceName = name

@@ -17,6 +17,14 @@ extension RenderJob {
                                                           color: color))
     }
 
+    /// The raw develop this render runs as its demosaic stage, nil when the decoder hands out
+    /// finished rows (LibRaw's develop, every other format, the preview's kept rows).
+    package func developStage(_ decoder: any ImageDecoder, denominator: Int) -> RawDevelopPlan? {
+        guard decoder is any MosaicSource, let raw = decoder.info.raw else { return nil }
+        let plan = RawDevelopPlan(decode.develop, raw: raw, scaleDenominator: denominator)
+        return plan.isStage ? plan : nil
+    }
+
     /// `run`'s chain stage by stage, as `run` and `build` lay it out (keep the two in step). Two
     /// savings of `run` are left out on purpose, so the estimate stays above the render: a crop
     /// decoded as a window (`decodeWindow`) is counted as a full decode, and the passes that run
@@ -31,6 +39,9 @@ extension RenderJob {
                         format: cmyk ? PixelFormat(.rgb, .uint16) : decoder.format)
         let decoding = "decoding " + Paths.name(of: input)
         walk.estimate.add(decoding, decoder.decodingBytes(scaleDenominator: d))
+        if let develop = developStage(decoder, denominator: d) {
+            walk.estimate.add("demosaicing " + Paths.name(of: input), DemosaicStage.bytes(width: rows.width, half: develop.half))
+        }
         walk.prefetch(decoding, rows)
         let stages = setup.stages
         let orientation = info.orientation

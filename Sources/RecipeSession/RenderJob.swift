@@ -249,8 +249,10 @@ package struct RenderJob {
             try decoder.start(scaleDenominator: denominator)
         }
 
-        // The decoder gets a thread of its own; everything after it runs on this one.
-        var chain: RowSource = threaded ? PrefetchStep(source: decoder) : decoder
+        // A raw that recipe develops starts with its demosaic stage. The decoder (and that stage)
+        // get a thread of their own; everything after it runs on this one.
+        let decoded = DemosaicStage.rows(of: decoder)
+        var chain: RowSource = threaded ? PrefetchStep(source: decoded) : decoded
         let resamples = !decodesWindow && (chain.width != stored.width || chain.height != stored.height)
         let pool = Self.poolsPointPasses(stages, resamples: resamples) && poolThreads > 1 ? WorkerPool(threads: poolThreads) : nil
         defer { pool?.shutdown() }

@@ -1,6 +1,7 @@
 import RecipeCodecs
 import RecipeCore
 import RecipeKernels
+import RecipeRender
 
 /// One step of a raw photo's develop, as `explain` lists it beside the plan's passes.
 package struct DevelopNode: Sendable {
@@ -26,8 +27,8 @@ extension RenderPlan {
     package func developNodes(denominator: Int, decodingBytes: Int) -> [DevelopNode] {
         guard let info, let raw = info.raw else { return [] }
         let develop = graph?.develop ?? RawDevelop()
-        let half = develop.demosaic == .halfSize || denominator == 2
-        let own = RawDecoder.developsOwn(raw, develop, half: half)
+        let plan = RawDevelopPlan(develop, raw: raw, scaleDenominator: denominator)
+        let (half, own) = (plan.half, plan.isStage)
         let sensor = CanvasSize(width: raw.rawWidth, height: raw.rawHeight)
         let upright = info.uprightSize
         let out = half && develop.demosaic != .halfSize ? CanvasSize(width: (upright.width + 1) / 2, height: (upright.height + 1) / 2)
@@ -44,20 +45,22 @@ extension RenderPlan {
         case .temperature(let t, let tint): "\(number(t)) K, tint \(number(tint))"
         case .multipliers: "multipliers"
         }
-        let balance = RawDecoder.multipliers(develop, raw: raw).map { "R \(number($0[0])), G 1, B \(number($0[2]))" } ?? "found by LibRaw"
-        nodes.append(DevelopNode(name: "white balance", detail: "\(how): \(balance), " + (own ? "scales the mosaic as it is demosaiced" : "in LibRaw's develop"),
+        let balance = plan.multipliers.map { "R \(number($0[0])), G 1, B \(number($0[2]))" } ?? "found by LibRaw"
+        nodes.append(DevelopNode(name: "white balance", detail: "\(how): \(balance), " + (own ? "scales the mosaic as the demosaic stage reads it" : "in LibRaw's develop"),
                                  size: sensor, bytes: 0))
         let demosaic: String
         if raw.cfa.isEmpty {
             demosaic = "none: the file holds full colour (a linear DNG or a non-mosaic sensor), LibRaw's develop, whole"
         } else if own {
-            demosaic = half ? "half size: each 2×2 cell one pixel, its greens averaged (recipe's, \(RawMosaic.blockRows) rows at a time)"
-                            : "directional (recipe's), streamed \(RawMosaic.blockRows) rows at a time"
+            demosaic = half ? "half size: each 2×2 cell one pixel, its greens averaged (recipe's demosaic stage, \(DemosaicStage.blockRows) rows at a time)"
+                            : "directional (recipe's demosaic stage), streamed \(DemosaicStage.blockRows) rows at a time"
         } else {
             demosaic = (half ? "half size by LibRaw" : "\(develop.demosaic == .directional ? "ahd" : develop.demosaic.rawValue) by LibRaw") + ", whole"
                 + (develop.demosaic == .directional && !half ? " (directional takes plain Bayer mosaics with clipped highlights and a known white balance: ahd here)" : "")
         }
-        nodes.append(DevelopNode(name: "demosaic", detail: demosaic, size: out, bytes: max(0, decodingBytes - mosaic)))
+        let stageWidth = half && develop.demosaic != .halfSize ? (info.width + 1) / 2 : info.width
+        nodes.append(DevelopNode(name: "demosaic", detail: demosaic, size: out,
+                                 bytes: own ? DemosaicStage.bytes(width: stageWidth, half: half) : max(0, decodingBytes - mosaic)))
         nodes.append(DevelopNode(name: "camera matrix", detail: "\(color?.sourceName ?? "camera RGB") to the working space, the first step of the first pass",
                                  size: out, bytes: 0))
         if develop.exposure != 0 {

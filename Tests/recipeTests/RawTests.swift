@@ -101,11 +101,11 @@ struct RawTests: CLITest {
         // DNG SDK's temperature and tint, D65 (x 0.3127, y 0.3290) reads 6504 K, tint +10 (it lies
         // a little off the Planckian locus; computed from the same isotherms in Python: xy within
         // 1.5e-4): that reading is what the multipliers must come back to.
-        let d65 = RawDecoder.multipliers(temperature: 6504, tint: 10, raw: raw)
+        let d65 = RawWhiteBalance.multipliers(temperature: 6504, tint: 10, raw: raw)
         for (m, neutral) in zip(d65, [0.55, 1.0, 0.72]) {
             #expect(abs(m * neutral - 1) < 0.01, "multipliers at 6504 K: \(d65), expected 1/(0.55, 1, 0.72)")
         }
-        let tungsten = RawDecoder.multipliers(temperature: 2850, tint: 0, raw: raw)
+        let tungsten = RawWhiteBalance.multipliers(temperature: 2850, tint: 0, raw: raw)
         #expect(tungsten[0] < d65[0] * 0.8 && tungsten[2] > d65[2] * 1.2, "2850 K: \(tungsten); 6504 K: \(d65)")
     }
 
@@ -212,8 +212,8 @@ struct RawTests: CLITest {
         // mosaic (2 bytes a pixel), the white balance (the DNG's AsShotNeutral inverted), the
         // demosaic, the matrix.
         for line in ["#d1 unpack          256×192      96 KiB     LibRaw unpacks the RGGB mosaic (black 512, white 16383)",
-                     "#d2 white balance   256×192      -          as shot: R 1.818, G 1, B 1.389, scales the mosaic as it is demosaiced",
-                     "#d3 demosaic        256×192", "directional (recipe's), streamed 96 rows at a time",
+                     "#d2 white balance   256×192      -          as shot: R 1.818, G 1, B 1.389, scales the mosaic as the demosaic stage reads it",
+                     "#d3 demosaic        256×192", "directional (recipe's demosaic stage), streamed 96 rows at a time",
                      "#d4 camera matrix   256×192      -          camera RGB of the Recipe Test Bayer Camera (its DNG ColorMatrix)"] {
             #expect(raw.contains(line), "\(line)\n\(raw)")
         }

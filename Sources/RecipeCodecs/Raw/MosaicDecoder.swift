@@ -1,16 +1,18 @@
 import RecipeCore
 
-/// A raw photo developed again from a mosaic kept in memory (`RawMosaic.copy`): the rows
-/// `RawDecoder` gives for the same develop, byte for byte, without opening or unpacking the file.
+/// A raw photo developed again from a mosaic kept in memory (`RawMosaic.copy`): it hands the
+/// render's demosaic stage the mosaic and the develop `RawDecoder` would hand it for the same
+/// settings, without opening or unpacking the file, so the rows are the file's, byte for byte.
 /// The preview keeps its raw's mosaic so that a change of white balance or raw exposure runs the
-/// develop and the recipe only. Only develops of recipe's own path (`RawDecoder.developsOwn`)
+/// develop and the recipe only. Only develops that are a render stage (`RawDevelopPlan.isStage`)
 /// can run from it; the others are LibRaw's and read the file.
 ///
 /// ```swift
 /// let again = MosaicDecoder(mosaic: kept, info: info, develop: develop, path: "IMG_0001.DNG")
 /// try again.start(scaleDenominator: 2)
+/// let rows = DemosaicStage.rows(of: again)
 /// ```
-public final class MosaicDecoder: ImageDecoder {
+public final class MosaicDecoder: ImageDecoder, MosaicSource {
     public let path: String
     public let info: ImageInfo
     public let warnings: [ImageWarning]
@@ -19,8 +21,7 @@ public final class MosaicDecoder: ImageDecoder {
     public let format = PixelFormat(.rgb, .uint16)
     private let mosaic: RawMosaic
     private let develop: RawDevelop
-    private var rows: MosaicRows?
-    private var nextRow = 0
+    public private(set) var undeveloped: MosaicDevelop?
 
     /// `info` is the raw's header as `RawDecoder` reads it for `develop` (a half-size develop's
     /// has half the size); `warnings`, what the file's unpack said.
@@ -35,39 +36,25 @@ public final class MosaicDecoder: ImageDecoder {
 
     /// Whether `develop` of `raw` can run from a kept mosaic at `scaleDenominator`.
     public static func develops(_ raw: RawImageInfo, _ develop: RawDevelop, scaleDenominator: Int) -> Bool {
-        RawDecoder.developsOwn(raw, develop, half: develop.demosaic == .halfSize || scaleDenominator == 2)
+        RawDevelopPlan(develop, raw: raw, scaleDenominator: scaleDenominator).isStage
     }
 
     public var supportedScaleDenominators: [Int] { develop.demosaic == .halfSize ? [1] : [1, 2] }
 
     public func start(scaleDenominator: Int) throws(ImageError) {
-        precondition(rows == nil, "decoder started twice")
+        precondition(undeveloped == nil, "decoder started twice")
         guard let raw = info.raw, Self.develops(raw, develop, scaleDenominator: scaleDenominator) else {
             throw ImageError(.unsupported, path: path, "this develop is LibRaw's: it cannot run from the kept mosaic")
         }
-        let half = develop.demosaic == .halfSize || scaleDenominator == 2
-        var m = RawDecoder.whiteBalance(develop.whiteBalance, raw: raw).multipliers
-        if m.count < 3 { m = raw.daylight }
-        let made = MosaicRows(mosaic, multipliers: m, half: half)
-        (width, height) = (made.width, made.height)
-        rows = made
+        let stage = RawDevelopPlan(develop, raw: raw, scaleDenominator: scaleDenominator).stage(mosaic, daylight: raw.daylight)
+        (width, height) = (stage.width, stage.height)
+        undeveloped = stage
     }
 
-    public func decodingBytes(scaleDenominator: Int) -> Int {
-        MosaicRows.bytes(width: develop.demosaic == .halfSize || scaleDenominator == 2 ? (mosaic.width + 1) / 2 : mosaic.width,
-                         half: develop.demosaic == .halfSize || scaleDenominator == 2)
-    }
+    /// Nothing beside the kept mosaic: the demosaic stage's rows are its own part of an estimate.
+    public func decodingBytes(scaleDenominator: Int) -> Int { 0 }
 
     public func readRows(into buffer: PixelBuffer) throws -> Int {
-        precondition(buffer.width == width && buffer.format == format, "strip does not match the decoder")
-        guard let rows, nextRow < height else {
-            buffer.rowCount = 0
-            return 0
-        }
-        let n = rows.rows(from: nextRow, into: buffer)
-        buffer.rowCount = n
-        buffer.originY = nextRow
-        nextRow += n
-        return n
+        throw ImageError(.unsupported, path: path, "a kept mosaic's develop is a render stage: its rows come from DemosaicStage.rows(of:)")
     }
 }

@@ -1,4 +1,3 @@
-internal import CDemosaic
 internal import CRawLoader
 import RecipeCore
 import RecipeKernels
@@ -7,20 +6,25 @@ import Glibc
 #endif
 
 /// Camera raw files (DNG, CR2, NEF, ARW, RAF, ORF, RW2, PEF, QuickTake, … every format LibRaw 0.20
-/// opens), developed by LibRaw into linear, white-balanced camera RGB.
+/// opens): their header facts, and their mosaic or LibRaw's develop of it.
 ///
-/// The header is read at `init` (no pixel unpacked); `start` unpacks the mosaic and develops it
-/// with the recipe's `develop` settings (`DecodeOptions.develop`): black and white levels, white
-/// balance, demosaic, highlights. Rows come out as 16-bit camera RGB, linear, the white level of
-/// the least-multiplied channel at `65535 / headroom`; the camera matrix (`RawColor`) takes them
-/// to the working space in the first point pass, in float, so nothing of a wide colour clips.
+/// The header is read at `init` (no pixel unpacked). `start` resolves the recipe's `develop`
+/// settings (`DecodeOptions.develop`, as `RawDevelopPlan`) and then either
+/// - unpacks the Bayer mosaic and hands it out (`undeveloped`, a `MosaicSource`): the render's
+///   demosaic stage (`DemosaicStage`) white-balances and demosaics it; or
+/// - runs LibRaw's whole develop (what is not a plain Bayer mosaic, LibRaw's demosaics by name,
+///   its highlight modes, its grey world) and hands out its rows.
+/// Either way the rows are 16-bit camera RGB, linear, the white level of the least-multiplied
+/// channel at `65535 / headroom`; the camera matrix (`PhotoColor.raw`) takes them to the working
+/// space in the first point pass, in float, so nothing of a wide colour clips.
 ///
 /// ```swift
 /// let raw = try RawDecoder(path: "IMG_0001.CR2", options: DecodeOptions())
 /// raw.info.raw?.model            // "EOS 550D"
 /// try raw.start(scaleDenominator: 2)   // half size: each 2×2 cell of the mosaic is a pixel
+/// let rows = DemosaicStage.rows(of: raw)
 /// ```
-public final class RawDecoder: ImageDecoder {
+public final class RawDecoder: ImageDecoder, MosaicSource {
     public let path: String
     public private(set) var info: ImageInfo
     public private(set) var warnings: [ImageWarning] = []
@@ -41,11 +45,10 @@ public final class RawDecoder: ImageDecoder {
     private var nextRow = 0
     /// What the samples are multiplied by to put them on the scale `headroom` promises.
     private var rescale = 1.0
-    /// recipe's own develop (`directional`, half size): its rows, from the mosaic LibRaw unpacked.
-    private var own: MosaicRows?
-    /// The mosaic the own develop reads, until the last row is read (then it goes with the file):
-    /// what the preview copies to develop again without unpacking.
-    public var mosaic: RawMosaic? { own?.mosaic }
+    /// recipe's own develop: the mosaic LibRaw unpacked (borrowed: it goes with the file once the
+    /// demosaic stage has made its last row) and the develop the stage runs on it. What the
+    /// preview copies to develop again without unpacking.
+    public private(set) var undeveloped: MosaicDevelop?
 
     public init(path: String, options: DecodeOptions) throws(ImageError) {
         self.path = path
@@ -77,7 +80,7 @@ public final class RawDecoder: ImageDecoder {
                          fileColorSpace: "camera RGB" + (raw.cfa.isEmpty ? "" : " (\(raw.cfa) Bayer mosaic)"),
                          progressive: false, details: [], metadata: metadata)
         info.raw = raw
-        info.details = Self.details(raw)
+        info.details = RawImageInfo.details(raw)
         info.metadata.exif = raw.exifBlock(orientation: metadata.orientation, width: w, height: h)
         let pixels = Int(c.raw_width) * Int(c.raw_height)
         guard pixels <= options.maxPixels, w * h <= options.maxPixels else {
@@ -88,17 +91,17 @@ public final class RawDecoder: ImageDecoder {
     }
 
     deinit {
-        own = nil  // its rows read LibRaw's frame: gone before the handle
+        undeveloped = nil  // it lends LibRaw's frame: gone before the handle
         rcp_raw_close(handle)
     }
 
-    /// Whether the develop runs recipe's own demosaic on the mosaic LibRaw unpacks (streamed), or
-    /// LibRaw's whole develop: the own path takes a plain Bayer mosaic, clipped highlights, no
-    /// chromatic aberration or denoising (LibRaw's, in its develop) and a white balance known
-    /// before the develop (not LibRaw's grey-world estimate).
-    func developsOwn(_ develop: RawDevelop, half: Bool) -> Bool {
-        guard let raw = info.raw else { return false }
-        return Self.developsOwn(raw, develop, half: half)
+    /// Closes the file once its rows are all handed out: LibRaw's frame, mosaic and developed
+    /// image go with it.
+    private func close() {
+        undeveloped = nil
+        image = nil
+        rcp_raw_close(handle)
+        handle = nil
     }
 
     /// The limit handed to LibRaw for what it allocates for the raw data (`max_raw_memory_mb`), in
@@ -107,19 +110,6 @@ public final class RawDecoder: ImageDecoder {
     /// file (the render's own estimate refuses such a raw first).
     public static func libRawLimitMB(_ options: DecodeOptions) -> UInt32 {
         UInt32(clamping: max(64, options.maxRawMemory >> 20))
-    }
-
-    /// `developsOwn` for a raw's header facts (what `explain` says).
-    public static func developsOwn(_ raw: RawImageInfo, _ develop: RawDevelop, half: Bool = false) -> Bool {
-        guard develop.demosaic == .directional || develop.demosaic == .halfSize, !raw.cfa.isEmpty, raw.colors == 3,
-              develop.highlights == .clip, develop.chromaticAberration == (1, 1), develop.noiseThreshold == 0 else { return false }
-        return whiteBalance(develop.whiteBalance, raw: raw).mode != 1
-    }
-
-    /// The camera in words, for messages: "Canon EOS 550D", or "an unidentified camera".
-    static func camera(make: String, model: String) -> String {
-        let name = model.hasPrefix(make) ? model : [make, model].filter { !$0.isEmpty }.joined(separator: " ")
-        return name.isEmpty ? "raw file of an unidentified camera" : name
     }
 
     /// A C string field of LibRaw's, as text fit for a one-line message: a damaged file's bytes
@@ -176,31 +166,9 @@ public final class RawDecoder: ImageDecoder {
         }
     }
 
-    /// `recipe info`'s lines for a raw file.
-    static func details(_ r: RawImageInfo) -> [(label: String, value: String)] {
-        var lines: [(String, String)] = [("camera", camera(make: r.make, model: r.model))]
-        if !r.lens.isEmpty { lines.append(("lens", r.lens)) }
-        var exposure: [String] = []
-        if let s = r.shutter { exposure.append(s >= 1 ? "\(NumberFormatting.shortest(s)) s" : "1/\(Int((1 / s).rounded())) s") }
-        if let a = r.aperture { exposure.append("f/\(NumberFormatting.shortest((a * 10).rounded() / 10))") }
-        if let iso = r.iso { exposure.append("ISO \(Int(iso))") }
-        if let f = r.focalLength { exposure.append("\(NumberFormatting.shortest((f * 10).rounded() / 10)) mm") }
-        if !exposure.isEmpty { lines.append(("exposure", exposure.joined(separator: ", "))) }
-        lines.append(("raw size", "\(r.rawWidth)×\(r.rawHeight)"))
-        lines.append(("mosaic", r.cfa.isEmpty ? "\(r.colors) colours, not a Bayer mosaic" : "\(r.cfa) Bayer"))
-        lines.append(("black / white level", "\(r.black) / \(r.white)"))
-        func list(_ m: [Double]) -> String { m.map { NumberFormatting.shortest(($0 * 1000).rounded() / 1000) }.joined(separator: " ") }
-        lines.append(("as-shot multipliers", r.asShot.map(list) ?? "none recorded"))
-        lines.append(("daylight multipliers", list(r.daylight)))
-        if let v = r.dngVersion { lines.append(("DNG version", v + (r.baselineExposure != 0 ? ", baseline exposure \(NumberFormatting.shortest(r.baselineExposure)) EV" : ""))) }
-        lines.append(("embedded preview", r.preview.map { ($0.format.isEmpty ? "" : "\($0.format), ") + "\($0.width)×\($0.height), \($0.bytes) bytes" } ?? "none"))
-        if !r.decoder.isEmpty { lines.append(("LibRaw decoder", r.decoder)) }
-        return lines
-    }
-
     /// A failure to open, in words, with the camera when LibRaw identified one.
     static func openError(_ code: Int32, info c: rcp_raw_info, path: String) -> ImageError {
-        let camera = Self.camera(make: string(c.make), model: string(c.model))
+        let camera = RawImageInfo.camera(make: string(c.make), model: string(c.model))
         let named = string(c.model).isEmpty && string(c.make).isEmpty ? "" : camera + ": "
         if code == 1 { return ImageError(.unsupported, path: path, "LibRaw cannot be loaded") }
         if code == Int32(RCP_RAW_FILE_UNSUPPORTED), !named.isEmpty {
@@ -238,54 +206,12 @@ public final class RawDecoder: ImageDecoder {
     /// LibRaw's version, nil when it cannot be loaded (for `recipe --version`).
     public static var libRawVersion: String? { rcp_raw_version().map { String(cString: $0) } }
 
-    /// The multipliers (R, G, B; green 1) a develop's white balance scales the mosaic by, nil when
-    /// they are known only once developed (LibRaw's grey-world `auto`, or as shot without a record).
-    public static func multipliers(_ develop: RawDevelop, raw: RawImageInfo) -> [Double]? {
-        let (mode, m) = whiteBalance(develop.whiteBalance, raw: raw)
-        guard mode != 1, m.count >= 3, m[1] > 0 else { return nil }
-        return m.prefix(3).map { $0 / m[1] }
-    }
-
-    /// What a white balance asks of LibRaw: its mode and the multipliers for mode 2.
-    static func whiteBalance(_ wb: RawDevelop.WhiteBalance, raw: RawImageInfo) -> (mode: Int32, multipliers: [Double]) {
-        switch wb {
-        case .asShot: return raw.asShot == nil ? (1, []) : (0, raw.asShot!)
-        case .auto: return (1, [])
-        case .multipliers(let m): return (2, m)
-        case .preset(let name):
-            let t = RawDevelop.presets.first { $0.name == name }?.temperature ?? 5500
-            return (2, multipliers(temperature: t, tint: 0, raw: raw))
-        case .temperature(let t, let tint): return (2, multipliers(temperature: t, tint: tint, raw: raw))
-        }
-    }
-
-    /// The multipliers that make a light of (temperature, tint) neutral: its white (DNG SDK
-    /// temperature/tint to xy) through the camera matrix, inverted, green = 1.
-    public static func multipliers(temperature: Double, tint: Double, raw: RawImageInfo) -> [Double] {
-        let (x, y) = WhiteBalance.xy(temperature: temperature, tint: tint)
-        let white = [x / y, 1, (1 - x - y) / y]
-        let m = raw.xyzToCamera
-        let response = (0..<3).map { c in (0..<3).reduce(0.0) { $0 + m[3 * c + $1] * white[$1] } }
-        guard response.allSatisfy({ $0 > 0 }) else { return raw.daylight }
-        return response.map { response[1] / $0 }
-    }
-
-    /// How far above 1 (the white level of the least-multiplied channel) the rows reach: 1 when
-    /// highlights clip; the ratio of the largest multiplier to the smallest when they are kept
-    /// (LibRaw then scales the largest to white); 8 (three stops) for an auto white balance,
-    /// whose multipliers are known only once developed.
-    public static func headroom(_ develop: RawDevelop, raw: RawImageInfo) -> Double {
-        guard develop.highlights != .clip else { return 1 }
-        let (mode, m) = whiteBalance(develop.whiteBalance, raw: raw)
-        guard mode != 1, m.count >= 3, let low = m.prefix(3).min(), low > 0 else { return 8 }
-        return m.prefix(3).max()! / low
-    }
-
     public func start(scaleDenominator: Int) throws(ImageError) {
         precondition(image == nil, "decoder started twice")
         guard let handle, let raw = info.raw else { throw ImageError(.corrupt, path: path, "the raw file is closed") }
         let develop = options.develop
-        let half = develop.demosaic == .halfSize || scaleDenominator == 2
+        let plan = RawDevelopPlan(develop, raw: raw, scaleDenominator: scaleDenominator)
+        let half = plan.half
         // Raw data is compressed 3:1 at the most (lossless JPEG, Canon's CRX, Nikon's Huffman): a
         // file under half a bit a pixel has lost its pixel data (a metadata sample, a cut
         // download), and unpacking it would decode noise for seconds. Refused before LibRaw starts.
@@ -298,7 +224,7 @@ public final class RawDecoder: ImageDecoder {
             }
             warnings.append(ImageWarning(path: path, "\(raw.camera): \(what); rendered as decoded"))
         }
-        if developsOwn(develop, half: half) {
+        if plan.isStage {
             var mosaic = rcp_raw_mosaic()
             var problems = rcp_raw_problems()
             var status = rcp_raw_unpack_mosaic(handle, libRawLimit, &mosaic, &problems)
@@ -308,16 +234,18 @@ public final class RawDecoder: ImageDecoder {
             }
             if status == 0 {
                 try checkProblems(problems, camera: raw.camera)
-                var m = Self.whiteBalance(develop.whiteBalance, raw: raw).multipliers
-                if m.count < 3 { m = raw.daylight }
                 let full = develop.demosaic == .halfSize ? ((width - 1) * 2 + 1...width * 2, (height - 1) * 2 + 1...height * 2)
                                                           : (width...width, height...height)
                 guard full.0.contains(Int(mosaic.width)), full.1.contains(Int(mosaic.height)) else {
                     throw ImageError(.unsupported, path: path, "\(raw.camera): the mosaic is \(mosaic.width)×\(mosaic.height), not the \(width)×\(height) the header declares")
                 }
-                let rows = MosaicRows(RawMosaic(libRaw: mosaic), multipliers: m, half: half)
-                (width, height) = (rows.width, rows.height)
-                own = rows
+                let frame = RawMosaic(borrowing: mosaic.raw, pitch: Int(mosaic.raw_pitch), top: Int(mosaic.top), left: Int(mosaic.left),
+                                      width: Int(mosaic.width), height: Int(mosaic.height),
+                                      pattern: [mosaic.pattern.0, mosaic.pattern.1, mosaic.pattern.2, mosaic.pattern.3].map(Int.init),
+                                      black: [mosaic.black.0, mosaic.black.1, mosaic.black.2, mosaic.black.3], maximum: mosaic.maximum)
+                let stage = plan.stage(frame, daylight: raw.daylight) { [weak self] in self?.close() }
+                (width, height) = (stage.width, stage.height)
+                undeveloped = stage
                 return
             }
             if status != 1 { throw ImageError(Self.problem(status), path: path, "\(raw.camera): \(Self.words(status))") }
@@ -332,10 +260,10 @@ public final class RawDecoder: ImageDecoder {
         var d = rcp_raw_develop()
         d.quality = develop.demosaic.libRawQuality
         d.half_size = half ? 1 : 0
-        let (mode, m) = Self.whiteBalance(develop.whiteBalance, raw: raw)
+        let (mode, m) = (plan.libRawMode, plan.libRawMultipliers)
         d.white_balance = mode
         if case .asShot = develop.whiteBalance, raw.asShot == nil {
-            warnings.append(ImageWarning(path: path, "\(Self.camera(make: raw.make, model: raw.model)): no as-shot white balance in the file; balanced automatically (grey world), as LibRaw does"))
+            warnings.append(ImageWarning(path: path, "\(raw.camera): no as-shot white balance in the file; balanced automatically (grey world), as LibRaw does"))
         }
         if mode == 2 || mode == 3 {
             let g = m[1]
@@ -353,7 +281,7 @@ public final class RawDecoder: ImageDecoder {
             problems = rcp_raw_problems()
             status = rcp_raw_develop_image(padded, &d, &problems)
         }
-        let camera = Self.camera(make: raw.make, model: raw.model)
+        let camera = raw.camera
         if status != 0 {
             throw ImageError(Self.problem(status), path: path, "\(camera): \(Self.words(status))")
         }
@@ -371,8 +299,7 @@ public final class RawDecoder: ImageDecoder {
         image = pixels
         // The rows are promised on the scale `headroom` says; LibRaw's own scale differs only for
         // an auto white balance that keeps highlights.
-        let promised = Self.headroom(develop, raw: raw)
-        rescale = gain / promised
+        rescale = gain / plan.headroom
     }
 
     /// With `--allow-damaged`, a file LibRaw found cut short is opened again from memory with
@@ -386,7 +313,7 @@ public final class RawDecoder: ImageDecoder {
         guard let padded = rcp_raw_open_padded(path, raw.rawWidth * raw.rawHeight * 2 + 65536, &c, &code) else { return false }
         rcp_raw_close(handle)
         handle = padded
-        warnings.append(ImageWarning(path: path, "\(Self.camera(make: raw.make, model: raw.model)): the file ends before its image data does (truncated, or its pixel data cut); what is missing is rendered black"))
+        warnings.append(ImageWarning(path: path, "\(raw.camera): the file ends before its image data does (truncated, or its pixel data cut); what is missing is rendered black"))
         return true
     }
 
@@ -403,12 +330,12 @@ public final class RawDecoder: ImageDecoder {
 
     public func decodingBytes(scaleDenominator: Int) -> Int {
         guard let raw = info.raw else { return 0 }
-        let half = options.develop.demosaic == .halfSize || scaleDenominator == 2
+        let plan = RawDevelopPlan(options.develop, raw: raw, scaleDenominator: scaleDenominator)
         let mosaic = raw.rawWidth * raw.rawHeight * 2
-        if developsOwn(options.develop, half: half) {
-            // The mosaic, a block of rows and the demosaic's scratch for it.
-            return mosaic + MosaicRows.bytes(width: width, half: half)
-        }
+        // recipe's own develop: the mosaic, which the demosaic stage reads (its own rows are its
+        // part of the estimate).
+        if plan.isStage { return mosaic }
+        let half = plan.half
         let pixels = half ? ((width + 1) / 2) * ((height + 1) / 2) : width * height
         // LibRaw's 4-sample image, its raw copy, and the demosaic's working tiles (AHD: three
         // 512×512 tiles of 2 + 4 + 4 + 1 bytes a pixel per thread).
@@ -417,20 +344,18 @@ public final class RawDecoder: ImageDecoder {
 
     public func readRows(into buffer: PixelBuffer) throws -> Int {
         precondition(buffer.width == width && buffer.format == format, "strip does not match the decoder")
-        guard nextRow < height, own != nil || image != nil else {
+        guard undeveloped == nil else {
+            throw ImageError(.unsupported, path: path, "this raw's develop is a render stage: its rows come from DemosaicStage.rows(of:)")
+        }
+        guard nextRow < height, image != nil else {
             buffer.rowCount = 0
             return 0
         }
-        let n = own?.rows(from: nextRow, into: buffer) ?? developedRows(into: buffer)
+        let n = developedRows(into: buffer)
         buffer.rowCount = n
         buffer.originY = nextRow
         nextRow += n
-        if nextRow == height {
-            // The mosaic and LibRaw's developed image go with the handle.
-            rcp_raw_close(handle)
-            handle = nil
-            (own, image) = (nil, nil)
-        }
+        if nextRow == height { close() }
         return n
     }
 

@@ -46,11 +46,6 @@ public struct RawImageInfo: Sendable {
     public var gps: (latitude: Double, longitude: Double, altitude: Double)?
 }
 
-extension RawImageInfo {
-    /// The camera in words, for messages: "Canon EOS 550D".
-    public var camera: String { RawDecoder.camera(make: make, model: model) }
-}
-
 extension Unicode.GeneralCategory {
     /// Control (Cc), format (Cf), surrogate, private use and unassigned code points.
     var isControlOrFormat: Bool {

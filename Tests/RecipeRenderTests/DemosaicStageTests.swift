@@ -1,21 +1,24 @@
 import Foundation
 import RecipeCodecs
 import RecipeCore
+import RecipeRender
 import Testing
 import TestSupport
 
-/// A develop from a kept mosaic (what the preview keeps of a raw) gives the rows the file's own
-/// decoder gives for that develop, byte for byte: the directional demosaic and half size, the
-/// white balance as shot and by temperature, a half-size develop.
-@Suite("MosaicDecoder: a develop from a kept mosaic")
-struct MosaicDecoderTests {
+/// The demosaic stage over a kept mosaic (what the preview keeps of a raw) gives the rows it gives
+/// over the file's own unpack for that develop, byte for byte: the directional demosaic and half
+/// size, the white balance as shot and by temperature, a half-size develop.
+@Suite("DemosaicStage: a develop from the file's mosaic and from a kept one")
+struct DemosaicStageTests {
     static let dng = TestPaths.fixture("raw/kodim03-crop.dng")
 
     static func rows(_ decoder: any ImageDecoder, scale: Int) throws -> [UInt16] {
         try decoder.start(scaleDenominator: scale)
-        let strip = PixelBuffer(width: decoder.width, rowCapacity: 40, format: decoder.format)
+        let stage = DemosaicStage.rows(of: decoder)
+        #expect(stage is DemosaicStage, "recipe's own develop runs as the demosaic stage")
+        let strip = PixelBuffer(width: stage.width, rowCapacity: 40, format: stage.format)
         var out: [UInt16] = []
-        while try decoder.readRows(into: strip) > 0 {
+        while try stage.readRows(into: strip) > 0 {
             for r in 0..<strip.rowCount { out += strip.samples(r, as: UInt16.self) }
         }
         return out
@@ -30,7 +33,7 @@ struct MosaicDecoderTests {
         // The mosaic is copied from a decoder of another develop: the unpack does not depend on it.
         let first = try RawDecoder(path: Self.dng, options: DecodeOptions())
         try first.start(scaleDenominator: 1)
-        let kept = try #require(first.mosaic?.copy(), "no mosaic: not recipe's own develop")
+        let kept = try #require(first.undeveloped?.mosaic.copy(), "no mosaic: not recipe's own develop")
         #expect(kept.bytes == kept.width * kept.height * 2)
         let file = try RawDecoder(path: Self.dng, options: DecodeOptions(develop: develop))
         #expect(MosaicDecoder.develops(file.info.raw!, develop, scaleDenominator: scale))
@@ -46,7 +49,7 @@ struct MosaicDecoderTests {
     func libRawDevelops() throws {
         let file = try RawDecoder(path: Self.dng, options: DecodeOptions())
         try file.start(scaleDenominator: 1)
-        let kept = try #require(file.mosaic?.copy())
+        let kept = try #require(file.undeveloped?.mosaic.copy())
         var ahd = RawDevelop()
         ahd.demosaic = .ahd
         #expect(!MosaicDecoder.develops(file.info.raw!, ahd, scaleDenominator: 1))
