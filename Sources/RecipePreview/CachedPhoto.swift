@@ -60,6 +60,26 @@ package final class CachedPhoto: Sendable {
         info.raw == nil ? "\(denominator)" : "\(denominator) \(develop)"
     }
 
+    /// A develop to run from the kept mosaic as the render streams (the render's demosaic stage,
+    /// its rows kept as they pass: `keep`), when `develop` at `denominator` has no kept rows yet
+    /// and the mosaic is kept; nil otherwise (`rows` then decodes or replays). Streaming overlaps
+    /// the develop with the render's passes, instead of developing the whole photo first.
+    func developing(denominator: Int, develop: RawDevelop, info header: ImageInfo) throws(ImageError) -> (MosaicDecoder, warnings: [ImageWarning])? {
+        guard denominator > 1, let raw = info.raw, decoded.withLock({ $0[key(denominator, develop)] }) == nil,
+              let kept = mosaic.withLock({ $0 }), MosaicDecoder.develops(raw, develop, scaleDenominator: denominator) else { return nil }
+        let decoder = MosaicDecoder(mosaic: kept.mosaic, info: header, develop: develop, path: path, warnings: kept.warnings)
+        try decoder.start(scaleDenominator: denominator)
+        return (decoder, kept.warnings)
+    }
+
+    /// Keeps the rows a streamed develop made (`developing`), as `rows` would have.
+    func keep(_ buffer: PixelBuffer, warnings: [ImageWarning], denominator: Int, develop: RawDevelop) {
+        decoded.withLock {
+            $0 = $0.filter { !$0.key.hasPrefix("\(denominator) ") }
+            $0[key(denominator, develop)] = Decoded(buffer: buffer, warnings: warnings)
+        }
+    }
+
     /// The photo's rows at `denominator`, decoded now if they are not kept yet.
     func rows(denominator: Int, develop: RawDevelop = RawDevelop()) throws -> Decoded {
         let key = key(denominator, develop)
@@ -120,6 +140,9 @@ package final class CachedPhoto: Sendable {
         }
     }
 
+    /// The kept decodes, by reduction (and develop, for a raw).
+    package var keptDecodes: [String] { decoded.withLock { Array($0.keys) } }
+
     /// Bytes held by the kept decodes.
     package var keptBytes: Int {
         decoded.withLock { $0.values.reduce(0) { $0 + $1.buffer.allocatedBytes } } + (mosaic.withLock { $0?.mosaic.bytes } ?? 0)
@@ -137,7 +160,9 @@ package final class CancelFlag: Sendable {
 /// A render superseded by a newer one.
 package struct PreviewCancelled: Error {}
 
-/// Replays a `CachedPhoto`'s kept rows as the decoder of one render.
+/// Replays a `CachedPhoto`'s kept rows as the decoder of one render; or, for a raw whose develop
+/// changed, streams the develop from the kept mosaic through the render's demosaic stage
+/// (`DemosaicStage`), keeping its rows as they pass for the renders after.
 final class KeptRowsDecoder: ImageDecoder {
     let photo: CachedPhoto
     let cancel: CancelFlag
@@ -146,6 +171,8 @@ final class KeptRowsDecoder: ImageDecoder {
     let supportedScaleDenominators: [Int]
     var kept: CachedPhoto.Decoded?
     var next = 0
+    /// A streamed develop: the demosaic stage and the buffer its rows are kept in.
+    private var streaming: (stage: DemosaicStage, fill: PixelBuffer, warnings: [ImageWarning], denominator: Int)?
 
     init(photo: CachedPhoto, cancel: CancelFlag, develop: RawDevelop, info: ImageInfo, supported: [Int]) {
         self.photo = photo
@@ -155,18 +182,26 @@ final class KeptRowsDecoder: ImageDecoder {
         self.supportedScaleDenominators = supported
     }
 
-    var warnings: [ImageWarning] { kept?.warnings ?? [] }
-    var width: Int { kept?.buffer.width ?? info.width }
-    var height: Int { kept?.buffer.rowCount ?? info.height }
-    var format: PixelFormat { kept?.buffer.format ?? photo.format }
+    var warnings: [ImageWarning] { kept?.warnings ?? streaming?.warnings ?? [] }
+    var width: Int { streaming?.stage.width ?? kept?.buffer.width ?? info.width }
+    var height: Int { streaming?.stage.height ?? kept?.buffer.rowCount ?? info.height }
+    var format: PixelFormat { streaming?.stage.format ?? kept?.buffer.format ?? photo.format }
 
     /// The decoded photo this preview keeps at that scale (decoded once, then shared by renders).
     func decodingBytes(scaleDenominator: Int) -> Int {
         let d = max(1, scaleDenominator)
-        return PixelBuffer.bytes(width: (info.width + d - 1) / d, rowCapacity: (info.height + d - 1) / d, format: photo.format)
+        let width = (info.width + d - 1) / d
+        // A raw's develop may stream through a demosaic stage while its rows are kept.
+        return PixelBuffer.bytes(width: width, rowCapacity: (info.height + d - 1) / d, format: photo.format)
+            + (info.raw != nil ? DemosaicStage.bytes(width: width, half: true) : 0)
     }
 
     func start(scaleDenominator: Int) throws(ImageError) {
+        if let (decoder, warnings) = try photo.developing(denominator: scaleDenominator, develop: develop, info: info),
+           let stage = DemosaicStage.rows(of: decoder) as? DemosaicStage {
+            streaming = (stage, PixelBuffer(width: stage.width, rowCapacity: max(1, stage.height), format: stage.format), warnings, scaleDenominator)
+            return
+        }
         do {
             kept = try photo.rows(denominator: scaleDenominator, develop: develop)
         } catch let error as ImageError {
@@ -178,6 +213,16 @@ final class KeptRowsDecoder: ImageDecoder {
 
     func readRows(into buffer: PixelBuffer) throws -> Int {
         if cancel.isCancelled { throw PreviewCancelled() }
+        if let streaming {
+            let n = try streaming.stage.readRows(into: buffer)
+            for r in 0..<n { streaming.fill.row(buffer.originY + r).copyMemory(from: buffer.row(r), byteCount: buffer.rowBytes) }
+            next += n
+            if n > 0, next == streaming.stage.height {
+                streaming.fill.rowCount = next
+                photo.keep(streaming.fill, warnings: streaming.warnings, denominator: streaming.denominator, develop: develop)
+            }
+            return n
+        }
         guard let kept else { return 0 }
         let n = min(buffer.rowCapacity, kept.buffer.rowCount - next)
         guard n > 0 else { return 0 }

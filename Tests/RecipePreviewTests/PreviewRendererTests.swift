@@ -136,12 +136,16 @@ struct PreviewRendererTests {
         let away = raw + ".away"
         try FileManager.default.moveItem(atPath: raw, toPath: away)
         var images: [String: [UInt8]] = [:]
+        var kept = photo.keptDecodes
         for develop in ["temp: 3400", "white-balance: tungsten, exposure: 0.5"] {
             guard case .image(let image) = f.renderer.render(request, text: text(develop), photo: photo, cancel: CancelFlag()) else {
                 Issue.record("\(develop): no image without the file")
                 continue
             }
             images[develop] = image.jpeg
+            // The develop streamed through the render was kept as it passed: one develop, the new one.
+            #expect(photo.keptDecodes.count == 1 && photo.keptDecodes != kept, "\(develop): kept \(photo.keptDecodes), before \(kept)")
+            kept = photo.keptDecodes
         }
         try FileManager.default.moveItem(atPath: away, toPath: raw)
         for (develop, jpeg) in images {
