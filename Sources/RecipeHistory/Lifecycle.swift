@@ -90,7 +90,7 @@ public enum Lifecycle {
     public static func append(snippet: String, to sidecar: inout Sidecar) throws {
         let (root, diagnostics) = YAMLReader.read(SourceFile(path: "--stage", text: snippet))
         guard diagnostics.isEmpty, let pairs = root?.mapping, !pairs.isEmpty else {
-            throw HistoryError("--stage", "`\(snippet)` is not a stage: write one operation as YAML, e.g. 'exposure: 0.3' or 'curve: {points: [[0, 0], [1, 1]]}'")
+            throw HistoryError("--stage", "`\(snippet)` is not a stage: write one operation as YAML, e.g. 'exposure: 0.3' or 'curve: {points: [[0, 0], [1, 1]]}'", usage: true)
         }
         // Flow text of the stage on one item line: libyaml reads it back the same.
         let flow = snippet.trimmingPrefix { $0 == " " }.hasPrefix("{") ? String(snippet.trimmingPrefix { $0 == " " }) : nil

@@ -22,6 +22,22 @@ struct ReaderTests {
         #expect(pairs[2].value.flow)
     }
 
+    @Test("a UTF-8 byte order mark (as some Windows editors save) is skipped: the recipe checks, positions stay right")
+    func byteOrderMark() throws {
+        let text = "\u{FEFF}format: dev.recipe.edit\nversion: 1.1\nstages:\n  - exposure: 0.3\n"
+        let (root, diagnostics) = read(text)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        let pairs = try #require(root?.mapping)
+        // The first key is `format`, not "\u{FEFF}format"; its value after "<BOM>format: " is column 10
+        // (the mark is a character of line 1), byte 11 (the mark is 3 bytes).
+        #expect(pairs.map(\.key.scalar) == ["format", "version", "stages"])
+        #expect(pairs[0].value.range.start == SourceLocation(line: 1, column: 10, offset: 11))
+        #expect(!RecipeChecker.check(SourceFile(path: "bom.recipe.yaml", text: text)).hasErrors)
+        // An error on line 1 still points at its column.
+        let bad = RecipeChecker.check(SourceFile(path: "bom.recipe.yaml", text: "\u{FEFF}format: [\n"))
+        #expect(bad.hasErrors)
+    }
+
     @Test("duplicate keys are reported with the first one (libyaml accepts them silently)")
     func duplicates() {
         let (_, d) = read("stages:\n  - exposure: 1\n    exposure: 2\n")

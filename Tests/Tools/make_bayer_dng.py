@@ -4,6 +4,7 @@
 Usage: make_bayer_dng.py INPUT.(png|jpg) OUTPUT.dng [--cfa RGGB|BGGR|GRBG|GBRG]
        [--orientation 1|3|6|8] [--black 512] [--white 16383] [--bits 16]
        [--make "Recipe Test"] [--model "Bayer Camera"] [--crop WxH+X+Y]
+       [--exposure-time N/D] [--baseline-exposure N/D]
 
 The DNG is built so that the input photo is exactly what an ideal raw develop (as-shot white
 balance, ColorMatrix1 colour, sRGB output, no brightening) gives back; a real demosaic only
@@ -133,6 +134,8 @@ def main():
     p.add_argument("--make", default="Recipe Test")
     p.add_argument("--model", default="Bayer Camera")
     p.add_argument("--crop", help="WxH+X+Y sub-rectangle of the photo")
+    p.add_argument("--exposure-time", default="1/125", help="EXIF ExposureTime as N/D seconds")
+    p.add_argument("--baseline-exposure", default="0/1", help="BaselineExposure as N/D EV (signed)")
     p.add_argument("--preview", type=int, metavar="PX",
                    help="embed a JPEG preview of the photo (stored orientation, long edge PX, cjpeg -quality 90) "
                         "as IFD0's JPEGInterchangeFormat, the way LibRaw finds a camera's preview")
@@ -180,11 +183,11 @@ def main():
     t.set(Tag.ColorMatrix1, rational(COLOR_MATRIX_1.ravel()))
     t.set(Tag.CalibrationIlluminant1, CalibrationIlluminant.D65)
     t.set(Tag.AsShotNeutral, rational(NEUTRAL))
-    t.set(Tag.BaselineExposure, [[0, 1]])
+    t.set(Tag.BaselineExposure, [[int(v) for v in a.baseline_exposure.split("/")]])
     t.set(Tag.DateTime, "2020:06:15 12:00:00")
 
     exif = dngIFD()
-    for tag, value in [(Tag.ExposureTime, [[1, 125]]), (Tag.FNumber, [[56, 10]]),
+    for tag, value in [(Tag.ExposureTime, [[int(v) for v in a.exposure_time.split("/")]]), (Tag.FNumber, [[56, 10]]),
                        (Tag.PhotographicSensitivity, [200]), (Tag.ExifVersion, list(b"0230")),
                        (Tag.DateTimeOriginal, "2020:06:15 12:00:00"),
                        (Tag.FocalLength, [[50, 1]])]:

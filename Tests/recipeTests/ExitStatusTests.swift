@@ -75,6 +75,9 @@ struct ExitStatusTests: CLITest {
             (["edit", lifecycle, "--stage", "exposure: 0.2"], 0),
             (["edit", lifecycle, "--stage", "exposure: 0.3", "--profile", path("absent.icc")], 2),
             (["edit", lifecycle, "--stage", "exposre: 0.2"], 2),
+            // YAML that is no stage at all (an alias of itself): a usage error too, as any other --stage mistake
+            (["edit", lifecycle, "--stage", "sepia: &a [*a]"], 2),
+            (["edit", lifecycle, "--stage", "[1, 2"], 2),
             (["edit", path("broken.jpg"), "--stage", "exposure: 0.2"], 1),
             (["history", lifecycle], 0),
             (["revert", lifecycle, "--stage", "1"], 0),

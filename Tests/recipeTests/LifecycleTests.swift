@@ -198,15 +198,21 @@ struct LifecycleTests: CLITest {
         let photo = dir + "/p.jpg", current = dir + "/c.png"
         try FileManager.default.copyItem(atPath: TestPaths.fixture("jpeg/pil_hopper.jpg"), toPath: photo)
         let look = TestPaths.recipes.appendingPathComponent("warm-portrait.recipe.yaml").path
-        _ = try ok(["edit", photo, "--stage", "exposure: 0.1", "--add", look, "-o", current])
+        let said = try ok(["edit", photo, "--stage", "exposure: 0.1", "--add", look, "-o", current])
+        // Stages are counted, not arguments (it said "1 added" for the look's seven).
+        #expect(said.contains("(8 layers, 8 added)"), "\(said)")
         let text = try String(contentsOfFile: photo + ".recipe.yaml", encoding: .utf8)
         let ids = text.split(separator: "\n").filter { $0.hasPrefix("  - id: ") }.map { String($0.dropFirst(8)) }
         // --add stages come before --stage ones; the second exposure is numbered.
         #expect(ids == ["white-balance", "exposure", "saturation", "vibrance", "shadows-highlights", "clarity", "vignette", "exposure-2"], "\(text)")
         #expect(text.contains("  warmth: {default: 5200"), "the look's param comes with it")
         _ = try ok(["check", photo + ".recipe.yaml"])
-        _ = try ok(["revert", photo, "--stage", "clarity", "-o", current])
+        let reverted = try ok(["revert", photo, "--stage", "clarity", "-o", current])
         #expect(!(try String(contentsOfFile: photo + ".recipe.yaml", encoding: .utf8)).contains("clarity"))
+        // The stage is named by what it was (it said "removed stage 6 (clarity)" by id, "removed stage 1 (1)" by number).
+        #expect(reverted.contains("removed stage 6 (clarity)"), "\(reverted)")
+        let byNumber = try ok(["revert", photo, "--stage", "7", "-o", current])
+        #expect(byNumber.contains("removed stage 7 (exposure-2: exposure)"), "\(byNumber)")
     }
 
     @Test("darktable: the XMP and its export become a frozen base (corpus/foreign/darktable)", Requirement.corpus)

@@ -176,6 +176,22 @@ struct RawTests: CLITest {
         }
     }
 
+    @Test("`info` shows a long exposure and the baseline exposure as the camera states them, not as float digits")
+    func infoNumbers() throws {
+        let dir = TestPaths.temporaryDirectory("raw-info-numbers")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dng = dir.appendingPathComponent("long.dng").path
+        // ExposureTime 4.967431 s and BaselineExposure 0.12 EV: LibRaw reads both as floats.
+        let made = try ExternalTool.run("/usr/bin/env", ["python3", TestPaths.packageRoot.appendingPathComponent("Tests/Tools/make_bayer_dng.py").path,
+                                                         TestPaths.samples.appendingPathComponent("kodim03.png").path, dng, "--crop", "64x48+0+0",
+                                                         "--exposure-time", "4967431/1000000", "--baseline-exposure", "12/100"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let out = try ok(["info", dng])
+        for line in ["exposure: 5 s, f/5.6, ISO 200, 50 mm", "DNG version: 1.4.0.0, baseline exposure 0.12 EV"] {
+            #expect(out.contains(line), "no `\(line)` in:\n\(out)")
+        }
+    }
+
     @Test("outputs carry the raw's EXIF essentials, orientation applied (read back by libvips' libexif)",
           Requirement.tool("vipsheader"))
     func exif() throws {

@@ -75,8 +75,12 @@ public enum YAMLReader {
         /// one is found from here instead of from the start of its line (long lines stay linear).
         var cursor = (line: 0, column: 0, offset: 0)
 
+        /// The file starts with a UTF-8 byte order mark (what some Windows editors write): libyaml
+        /// skips it, and counts line 1's columns after it.
+        var startsWithBOM: Bool { file.bytes.starts(with: [0xEF, 0xBB, 0xBF]) }
+
         mutating func location(_ mark: yaml_mark_t) -> SourceLocation {
-            let line = Int(mark.line), column = Int(mark.column)
+            let line = Int(mark.line), column = Int(mark.column) + (line == 0 && startsWithBOM ? 1 : 0)
             let offset: Int
             if line == cursor.line, column >= cursor.column {
                 offset = file.offset(from: cursor.offset, advancing: column - cursor.column)
@@ -103,7 +107,9 @@ public enum YAMLReader {
                 // libyaml keeps the pointer; the buffer outlives the parse loop below.
                 let base = buffer.baseAddress ?? UnsafePointer<UInt8>(bitPattern: 1)!
                 yaml_parser_set_input_string(&parser, base, buffer.count)
-                yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+                // UTF-8, always; with a byte order mark libyaml finds that out itself and skips the
+                // mark (told the encoding, it would read the mark as text).
+                if !startsWithBOM { yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING) }
                 var event = yaml_event_t()
                 while true {
                     guard yaml_parser_parse(&parser, &event) != 0 else {

@@ -61,6 +61,7 @@ struct Edit: ParsableCommand {
                 let edit = try ForeignEdit.read(foreign, format: format, version: formatVersion)
                 try Lifecycle.embed(edit, rendering: rendered, into: &sidecar, store: asset.store, report: &report)
             }
+            let before = sidecar.checked.stages.count
             for recipe in recipes { try Lifecycle.append(recipe: recipe, to: &sidecar) }
             for stage in stages { try Lifecycle.append(snippet: stage, to: &sidecar) }
             // Objects were written by `embed`; the sidecar that names them comes after, once
@@ -70,7 +71,8 @@ struct Edit: ParsableCommand {
             try sidecar.save()
             lock.release()
             for line in report.lines { print(line) }
-            let added = recipes.count + stages.count
+            // Stages, not arguments: `--add` of a 7-stage recipe adds 7.
+            let added = sidecar.checked.stages.count - before
             print("wrote \(sidecar.path) (\(sidecar.checked.stages.count) layer\(sidecar.checked.stages.count == 1 ? "" : "s")\(added > 0 ? ", \(added) added" : ""))")
             if !current.noRender { try LifecycleCommand.renderCurrent(sidecar, asset: asset, current: current) }
         }
@@ -84,7 +86,7 @@ enum LifecycleCommand {
             try body()
         } catch let error as HistoryError {
             Console.error(error.description)
-            throw CommandFailure.partial
+            throw error.isUsage ? CommandFailure.usage : CommandFailure.partial
         } catch let error as SidecarEditError {
             SidecarRender.report(error)
             throw CommandFailure.usage

@@ -66,8 +66,11 @@ struct Revert: ParsableCommand {
                     try sidecar.setEnabled(enable, stage: index)
                     done = "\(enable ? "enabled" : "disabled") stage \(index)"
                 } else {
+                    // Named by its id and operation: "removed stage 2 (contrast)", "(exposure-2: exposure)".
+                    let removed = sidecar.checked.stages[index - 1]
+                    let name = removed.id.map { $0 == removed.op || removed.op == nil ? $0 : "\($0): \(removed.op!)" } ?? removed.op
                     try Lifecycle.revert(stage: stage, in: &sidecar)
-                    done = "removed stage \(index) (\(stage))"
+                    done = "removed stage \(index)" + (name.map { " (\($0))" } ?? "")
                 }
             } else if base {
                 let peeled = try Lifecycle.peelBase(in: &sidecar)
