@@ -99,7 +99,14 @@ package actor PreviewSession {
         if let name = values.keys.sorted().first(where: { !declared.contains($0) && values[$0] != "" }) {
             throw PreviewError("the recipe declares no param `\(name.prefix(64))`")
         }
-        for (name, value) in values { overrides[name] = value.isEmpty ? nil : value }
+        var next = overrides
+        for (name, value) in values { next[name] = value.isEmpty ? nil : value }
+        // A value the recipe cannot take (`nan`, `1e400`, `0x1`, a word for a number) is refused
+        // here, with the checker's words, as `--set` refuses it: the page's values stay as they were.
+        if let text, let bad = renderer.check(text, overrides: next).diagnostics.first(where: { $0.severity == .error && $0.file.hasPrefix("--set ") }) {
+            throw PreviewError("\(bad.file.dropFirst(6)): \(bad.message.prefix(200))")
+        }
+        overrides = next
         changed()
     }
 

@@ -100,6 +100,12 @@ struct PreviewServerTests {
         #expect(localhost.status == 101)
 
         #expect(server.request("/api/params?lift=0.7", method: "POST", origin: server.origin).status == 200)
+        // Values the param cannot take are refused, with the checker's reason, and change nothing
+        // (each was answered 200 and kept).
+        for bad in ["nan", "inf", "1e400", "0x1", "-.inf", "%27a%27"] {
+            let r = server.request("/api/params?lift=\(bad)", method: "POST", origin: server.origin)
+            #expect(r.status == 400 && r.body.contains("lift"), "lift=\(bad): \(r.status) \(r.body)")
+        }
         let before = try String(contentsOf: recipe, encoding: .utf8)
         let refused = server.request("/api/write-params", method: "POST", origin: "http://evil.example")
         #expect(refused.status == 403)

@@ -57,6 +57,43 @@ struct FormatPreservingCommandTests: CLITest {
         _ = try ok(["check", dir + "/ours.recipe.yaml"])
     }
 
+    @Test("fmt, migrate and merge-file write a recipe that is a symbolic link through to its file: the link stays a link (it was replaced by a plain file)")
+    func linkedRecipesWrittenThrough() throws {
+        let dir = TestPaths.temporaryDirectory("fmt-link").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: dir + "/looks", withIntermediateDirectories: true)
+        func isLink(_ path: String) -> Bool { (try? fm.destinationOfSymbolicLink(atPath: path)) != nil }
+        // fmt
+        try write(Self.base, dir + "/looks/look.recipe.yaml")
+        try fm.createSymbolicLink(atPath: dir + "/look.recipe.yaml", withDestinationPath: "looks/look.recipe.yaml")
+        _ = try ok(["fmt", dir + "/look.recipe.yaml"])
+        #expect(isLink(dir + "/look.recipe.yaml"), "fmt replaced the link")
+        let formatted = try String(contentsOfFile: dir + "/looks/look.recipe.yaml", encoding: .utf8)
+        #expect(formatted != Self.base, "fmt did not write the link's file")
+        _ = try ok(["fmt", "--check", dir + "/looks/look.recipe.yaml"])
+        // migrate (a 1.0 recipe)
+        try write("format: dev.recipe.edit\nversion: 1.0\nstages:\n  - vignette: {intensity: 0.8}\n", dir + "/looks/old.recipe.yaml")
+        try fm.createSymbolicLink(atPath: dir + "/old.recipe.yaml", withDestinationPath: dir + "/looks/old.recipe.yaml")
+        _ = try ok(["migrate", dir + "/old.recipe.yaml"])
+        #expect(isLink(dir + "/old.recipe.yaml"), "migrate replaced the link")
+        #expect(!(try String(contentsOfFile: dir + "/looks/old.recipe.yaml", encoding: .utf8)).contains("version: 1.0"))
+        // merge-file into a linked ours
+        let ours = Self.base.replacingOccurrences(of: "exposure: 0.30 ", with: "exposure: 0.45 ")
+        try write(Self.base, dir + "/base.recipe.yaml")
+        try write(ours, dir + "/looks/ours.recipe.yaml")
+        try fm.createSymbolicLink(atPath: dir + "/ours.recipe.yaml", withDestinationPath: "looks/ours.recipe.yaml")
+        try write(Self.base.replacingOccurrences(of: "amount: 0.90", with: "amount: 0.8"), dir + "/theirs.recipe.yaml")
+        let r = try recipe(["merge-file", dir + "/base.recipe.yaml", dir + "/ours.recipe.yaml", dir + "/theirs.recipe.yaml"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(isLink(dir + "/ours.recipe.yaml"), "merge-file replaced the link")
+        #expect((try String(contentsOfFile: dir + "/looks/ours.recipe.yaml", encoding: .utf8)).contains("amount: 0.8"))
+        // A link to nothing is refused, and stays as it was.
+        try fm.createSymbolicLink(atPath: dir + "/dangling.recipe.yaml", withDestinationPath: "looks/absent.recipe.yaml")
+        #expect(try recipe(["fmt", dir + "/dangling.recipe.yaml"]).status != 0)
+        #expect(isLink(dir + "/dangling.recipe.yaml"))
+    }
+
     @Test("merge-file with a true conflict marks only that value and leaves the rest of ours' text")
     func conflictMarksOneValue() throws {
         let dir = TestPaths.temporaryDirectory("fmt-conflict").path
