@@ -134,9 +134,13 @@ public final class AtomicOutputFile {
         guard stat(dir.isEmpty ? "/" : dir, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
             throw ImageError(.writeFailed, path: path, "output folder \(dir) does not exist")
         }
+        AbandonedTemporaries.clean(dir.isEmpty ? "/" : dir)
         var template = Array("\(dir.isEmpty ? "" : dir)/.\(name).recipe-tmp-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw ImageError(.writeFailed, path: path, "cannot create a temporary file: \(errnoText())") }
+        // Held until the file is renamed into place: a process that finds the temporary without a
+        // holder knows its writer is gone (`AbandonedTemporaries`).
+        _ = flock(fd, LOCK_EX | LOCK_NB)
         let tmp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         // mkstemp creates 0600; give the output the permissions a plain create would (0666 & ~umask).
         let mask = umask(0)
@@ -188,15 +192,20 @@ public final class AtomicOutputFile {
         defer { TemporaryFiles.unregister(temporaryPath) }
         let flushed = fflush(handle) == 0 && fsync(descriptor) == 0
         let flushError = writeFailure ?? errnoText()
-        let closed = fclose(handle) == 0
-        guard flushed && closed else {
+        guard flushed else {
+            fclose(handle)
             unlink(temporaryPath)
-            throw ImageError(.writeFailed, path: path, flushed ? "cannot close the output: \(errnoText())" : flushError)
+            throw ImageError(.writeFailed, path: path, flushError)
         }
+        // Renamed while still open, so its lock is held until it is in place.
         guard rename(temporaryPath, path) == 0 else {
             let e = errnoText()
+            fclose(handle)
             unlink(temporaryPath)
             throw ImageError(.writeFailed, path: path, "cannot move the output into place: \(e)")
+        }
+        guard fclose(handle) == 0 else {
+            throw ImageError(.writeFailed, path: path, "cannot close the output: \(errnoText())")
         }
     }
 

@@ -443,6 +443,40 @@ struct LifecycleTests: CLITest {
         #expect(try pixels(dir + "/big.edited.jpg").count == 1800 * 1200 * 3)
         #expect(try ContentHash.file(photo).sha256 == original.sha256)
     }
+
+    @Test("a killed writer's temporaries are removed by the next write in that folder; a live writer's, a fresh one's and links are left", Requirement.tool("flock"))
+    func abandonedTemporaries() throws {
+        let fm = FileManager.default
+        let dir = TestPaths.temporaryDirectory("lifecycle-temporaries").path
+        defer { try? fm.removeItem(atPath: dir) }
+        try fm.copyItem(atPath: TestPaths.fixture("jpeg/pil_hopper.jpg"), toPath: dir + "/p.jpg")
+        let hourAgo = Date(timeIntervalSinceNow: -3600)
+        func temporary(_ name: String, old: Bool) throws -> String {
+            let path = dir + "/" + name
+            try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: path))
+            if old { try fm.setAttributes([.modificationDate: hourAgo], ofItemAtPath: path) }
+            return path
+        }
+        let abandoned = try temporary(".p.jpg.recipe.yaml.recipe-tmp-Ab12Cd", old: true)
+        let abandonedOutput = try temporary(".p.edited.jpg.recipe-tmp-Zz99Yy", old: true)
+        let held = try temporary(".q.jpg.recipe-tmp-Hh00Ll", old: true)
+        let fresh = try temporary(".r.jpg.recipe-tmp-Ff11Rr", old: false)
+        let other = try temporary(".notes.recipe-tmp-old", old: true)  // not our pattern (no six-character suffix)
+        try fm.createSymbolicLink(atPath: dir + "/.s.jpg.recipe-tmp-Ss22Ll", withDestinationPath: abandoned)
+        // A live writer: another process holds the lock on its temporary, as AtomicOutputFile does.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: ExternalTool.find("flock")!)
+        holder.arguments = ["--exclusive", held, "sleep", "30"]
+        try holder.run()
+        defer { holder.terminate() }
+        Thread.sleep(forTimeInterval: 0.5)
+        _ = try ok(["edit", dir + "/p.jpg", "--stage", "exposure: 0.1"])
+        #expect(!fm.fileExists(atPath: abandoned) && !fm.fileExists(atPath: abandonedOutput), "a killed writer's temporaries are still there")
+        #expect(fm.fileExists(atPath: held), "a live writer's temporary was removed")
+        #expect(fm.fileExists(atPath: fresh), "a temporary younger than a minute was removed")
+        #expect(fm.fileExists(atPath: other))
+        #expect((try? fm.destinationOfSymbolicLink(atPath: dir + "/.s.jpg.recipe-tmp-Ss22Ll")) != nil, "a link was removed")
+    }
 }
 
 @Suite("recipe check on sidecars")
