@@ -111,11 +111,11 @@ struct RecipesTests {
         let graph = try #require(Self.load("warm-portrait.recipe.yaml").graph)
         let wb = try #require(graph.nodes.first { $0.op == "white-balance" })
         #expect(wb.bindings["temp"] == "warmth")
-        #expect(wb.params["temp"] == .number(5200))
+        #expect(wb.params["temp"] == .number(7500))
         var options = CheckOptions()
-        options.overrides = ["warmth": "5600"]
+        options.overrides = ["warmth": "8500"]
         let overridden = try #require(Self.load("warm-portrait.recipe.yaml", options: options).graph)
-        #expect(overridden.nodes.first { $0.op == "white-balance" }?.params["temp"] == .number(5600))
+        #expect(overridden.nodes.first { $0.op == "white-balance" }?.params["temp"] == .number(8500))
     }
 
     @Test("graduated-sky: local stages with gradient masks")

@@ -205,7 +205,7 @@ struct LifecycleTests: CLITest {
         let ids = text.split(separator: "\n").filter { $0.hasPrefix("  - id: ") }.map { String($0.dropFirst(8)) }
         // --add stages come before --stage ones; the second exposure is numbered.
         #expect(ids == ["white-balance", "exposure", "saturation", "vibrance", "shadows-highlights", "clarity", "vignette", "exposure-2"], "\(text)")
-        #expect(text.contains("  warmth: {default: 5200"), "the look's param comes with it")
+        #expect(text.contains("  warmth: {default: 7500"), "the look's param comes with it")
         _ = try ok(["check", photo + ".recipe.yaml"])
         let reverted = try ok(["revert", photo, "--stage", "clarity", "-o", current])
         #expect(!(try String(contentsOfFile: photo + ".recipe.yaml", encoding: .utf8)).contains("clarity"))

@@ -38,6 +38,31 @@ struct RecipeRenderTests: CLITest {
         zip(a, b).reduce(0) { max($0, abs(Int($1.0) - Int($1.1))) }
     }
 
+    @Test("the warm recipes warm: warm-portrait (its default and the README's --set warmth) and the README's white balance raise the mean red − blue of kodim03")
+    func warmRecipesWarm() throws {
+        let dir = TestPaths.temporaryDirectory("warm")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func redMinusBlue(_ rgb: [UInt8]) -> Double {
+            var sum = 0
+            for i in stride(from: 0, to: rgb.count - 2, by: 3) { sum += Int(rgb[i]) - Int(rgb[i + 2]) }
+            return Double(sum) / Double(rgb.count / 3)
+        }
+        let original = redMinusBlue(try pixels(Self.photo))
+        let warm = TestPaths.recipes.appendingPathComponent("warm-portrait.recipe.yaml").path
+        let readme = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        // The README's --set value for warmth, and its first recipe's white balance.
+        let set = try #require(readme.firstMatch(of: /--set warmth=(\d+)/)?.output.1, "no --set warmth= in the README")
+        let readmeBalance = try #require(readme.firstMatch(of: /- white-balance: \{temp: (\d+)\}/)?.output.1)
+        for (name, args) in [("warm-portrait", ["--recipe", warm]), ("warm-portrait --set warmth=\(set)", ["--recipe", warm, "--set", "warmth=\(set)"])] {
+            let out = dir.appendingPathComponent("w-\(UUID().uuidString).png").path
+            _ = try ok(["render", Self.photo, "-o", out] + args)
+            let after = redMinusBlue(try pixels(out))
+            #expect(after > original + 5, "\(name): mean red − blue \(original) → \(after): cooler, not warmer")
+        }
+        let balanced = redMinusBlue(try render("  - white-balance: {temp: \(readmeBalance)}\n", in: dir))
+        #expect(balanced > original + 5, "the README's white-balance temp \(readmeBalance): mean red − blue \(original) → \(balanced)")
+    }
+
     @Test("contrast and brightness match ImageMagick's -function Polynomial within 1/255", Requirement.imageMagick)
     func imageMagick() throws {
         let dir = TestPaths.temporaryDirectory("engine-im")
