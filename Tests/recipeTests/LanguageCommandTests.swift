@@ -136,6 +136,27 @@ struct LanguageCommandTests: CLITest {
         #expect(dot.contains("n1 -> n2"))
     }
 
+    @Test("explain prints the plan that renders once (--passes: after each optimiser pass); a long op name keeps a space before its size")
+    func explainPlanOnce() throws {
+        let text = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - exposure: 0.3\n  - shadows-highlights: {shadows: 0.3}\n  - contrast: 1.1\n"
+        let dir = try folder(["p.recipe.yaml": text])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("p.recipe.yaml").path
+        let out = try ok(["explain", path, "--size", "1800x1200"])
+        // The graph's table: the 18-character name was run into its size (`shadows-highlights1800×1200`).
+        #expect(out.contains("#2 shadows-highlights 1800×1200"), "\(out)")
+        #expect(!out.contains("shadows-highlights1800"), "\(out)")
+        // One plan, not the eight passes' (each of which printed the plan again).
+        #expect(!out.contains("LowerPointOps:") && !out.contains("FusePointRuns:"), "\(out)")
+        #expect(out.components(separatedBy: "pass 1:").count == 2, "the plan once: \(out)")
+        let passes = try ok(["explain", path, "--size", "1800x1200", "--passes"])
+        for pass in ["LowerPointOps:", "DropIdentities:", "FusePointRuns:"] { #expect(passes.contains(pass), "--passes: no \(pass)") }
+        // The last pass's plan is the plan printed without --passes.
+        let last = try #require(passes.components(separatedBy: "FusePointRuns:\n").last)
+        let once = try #require(out.components(separatedBy: "optimiser pass):\n").last)
+        #expect(last == once, "the plan differs from the last pass's:\n\(once)\n---\n\(last)")
+    }
+
     @Test("explain says which Gaussians run on a coarser grid (from σ 16 px)")
     func explainCoarseGrid() throws {
         let text = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - clarity: 0.3\n  - sharpen: {amount: 1, sigma: 15px}\n"

@@ -11,7 +11,7 @@ import RecipeSession
 struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
-        abstract: "Show the typed filter graph a recipe compiles to (each node's op, class, parameters, inputs and size), then its plan after each optimiser pass.",
+        abstract: "Show the typed filter graph a recipe compiles to (each node's op, class, parameters, inputs and size), then the plan it renders (--passes: after each optimiser pass).",
         discussion: """
         Sizes are computed for --photo's upright size, or --size, or a nominal 6000×4000. \
         --dot prints Graphviz instead (`recipe explain r.recipe.yaml --dot | dot -Tsvg > r.svg`).
@@ -39,6 +39,9 @@ struct Explain: ParsableCommand {
 
     @Flag(help: "Show the unfused plan (every operation a pass of its own).")
     var noFuse = false
+
+    @Flag(help: "Show the plan after each optimiser pass, not only the plan that renders.")
+    var passes = false
 
     @Option(help: ArgumentHelp("With --photo: the output's colours (keep, srgb, display-p3, adobe-rgb, rec2020 or an RGB ICC file), to show the conversions the plan gets.", valueName: "profile"))
     var profile: OutputProfile?
@@ -107,8 +110,12 @@ struct Explain: ParsableCommand {
         do {
             let trace = try plan.trace()
             let last = trace.last!.plan
-            print("\nplan (after each optimiser pass):")
-            for t in trace { print("\(t.pass):\n\(t.plan)", terminator: "") }
+            if passes {
+                print("\nplan (after each optimiser pass):")
+                for t in trace { print("\(t.pass):\n\(t.plan)", terminator: "") }
+            } else {
+                print("\nplan (--passes shows it after each optimiser pass):\n\(last)", terminator: "")
+            }
             if !noFuse { printFusion(RenderJob.fusion(of: RecipePlanning.stages(of: last), source: .uint8, output: .uint8)) }
             if let source = last.sourceSize, source != graph.nodes[0].size {
                 let full = graph.nodes[0].size
@@ -240,15 +247,17 @@ enum GraphText {
             out += "param $\(knob.name) = \(knob.value.scalar ?? "…")\(knob.overridden ? " (--set)" : "")\n"
         }
         let disabled = checked.stages.filter { !$0.enabled }
+        // The name column fits the longest name (`shadows-highlights (face)`), at least 18 wide.
+        let nameWidth = max(17, graph.nodes.map { $0.op.count + ($0.stageID.map { $0.count + 3 } ?? 0) }.max() ?? 0) + 1
         for (i, node) in graph.nodes.enumerated() {
             var line = "#\(i) "
             if i == 0 {
-                line += "source".padding(18) + "\(node.size)"
+                line += "source".padding(nameWidth) + "\(node.size)"
                 out += line + "\n"
                 continue
             }
             let name = node.op + (node.stageID.map { " (\($0))" } ?? "")
-            line += name.padding(18)
+            line += name.padding(nameWidth)
             line += "\(node.size)".padding(12)
             line += (node.opClass?.rawValue ?? "").padding(17)
             line += "← " + node.inputs.map { "#\($0)" }.joined(separator: ", ")
