@@ -186,7 +186,9 @@ public enum Lifecycle {
         guard sidecar.checked.stages[index - 1].base == nil else {
             throw HistoryError(sidecar.path, "stage \(index) is a frozen base layer: bases peel off from the top with --base")
         }
+        let unused = sidecar.unusedParams
         try sidecar.remove(stage: index)
+        try sidecar.removeParams(unusedSince: unused)
     }
 
     /// Peels the top frozen base (its object stays in the store). Stages above it then apply to
@@ -202,8 +204,10 @@ public enum Lifecycle {
 
     /// Removes every layer: the current version is the original again.
     public static func revertAll(in sidecar: inout Sidecar) throws {
+        let unused = sidecar.unusedParams
         while !sidecar.checked.stages.isEmpty {
             try sidecar.remove(stage: sidecar.checked.stages.count)
         }
+        try sidecar.removeParams(unusedSince: unused)
     }
 }

@@ -215,6 +215,37 @@ struct LifecycleTests: CLITest {
         #expect(byNumber.contains("removed stage 7 (exposure-2: exposure)"), "\(byNumber)")
     }
 
+    @Test("a param whose last stage is reverted goes with it (every later command warned it was never used); a param the user left unused stays")
+    func revertTakesParams() throws {
+        let dir = TestPaths.temporaryDirectory("lifecycle-params").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let photo = dir + "/p.jpg", current = dir + "/c.png", sidecar = dir + "/p.jpg.recipe.yaml"
+        try FileManager.default.copyItem(atPath: TestPaths.fixture("jpeg/pil_hopper.jpg"), toPath: photo)
+        let look = TestPaths.recipes.appendingPathComponent("warm-portrait.recipe.yaml").path
+        _ = try ok(["edit", photo, "--add", look, "-o", current])
+        #expect(try String(contentsOfFile: sidecar, encoding: .utf8).contains("warmth:"))
+        // The one stage that uses $warmth.
+        _ = try ok(["revert", photo, "--stage", "white-balance", "-o", current])
+        var text = try String(contentsOfFile: sidecar, encoding: .utf8)
+        #expect(!text.contains("warmth"), "\(text)")
+        func check() throws -> String {
+            let r = try recipe(["check", sidecar])
+            #expect(r.status == 0, "\(r.stderr)")
+            return String(decoding: r.stdout, as: UTF8.self) + r.stderr
+        }
+        var checked = try check()
+        #expect(checked.contains("no errors") && !checked.contains("warning"), "\(checked)")
+        // --all, with a param the user declared unused beforehand: that one is theirs to keep.
+        _ = try ok(["edit", photo, "--add", look, "-o", current])
+        text = try String(contentsOfFile: sidecar, encoding: .utf8)
+        try text.replacingOccurrences(of: "params:\n", with: "params:\n  spare: {default: 1}\n").write(toFile: sidecar, atomically: true, encoding: .utf8)
+        _ = try ok(["revert", photo, "--all", "-o", current])
+        text = try String(contentsOfFile: sidecar, encoding: .utf8)
+        #expect(!text.contains("warmth") && text.contains("spare"), "\(text)")
+        checked = try check()
+        #expect(checked.contains("param `spare` is never used") && !checked.contains("warmth"), "\(checked)")
+    }
+
     @Test("darktable: the XMP and its export become a frozen base (corpus/foreign/darktable)", Requirement.corpus)
     func darktable() throws {
         let corpus = try Requirement.corpusURL()
