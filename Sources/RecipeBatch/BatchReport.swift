@@ -124,7 +124,7 @@ struct BatchReport {
         let skippedWord = dryRun ? "would skip" : "up to date"
         var line = "\(renderedWord) \(Self.count(rendered)), \(skippedWord) \(Self.count(skipped - paired)), "
             + (paired > 0 ? "left out as the other half of a RAW+JPEG pair \(Self.count(paired)), " : "")
-            + (leftOut.isEmpty ? "" : "left out as links or special files \(Self.count(leftOut.count)), ")
+            + (leftOut.isEmpty ? "" : "left out (links, special files, unreadable raws) \(Self.count(leftOut.count)), ")
             + "failed \(Self.count(failed)) in \(Self.duration(seconds))"
         if rendered > 0, !dryRun, seconds > 0 { line += " (\(Self.fixed(Double(rendered) / seconds)) photos/s)" }
         if json {

@@ -277,14 +277,20 @@ package struct BatchRun {
                     item.problem = "\(error)"
                 }
             }
-            byOutput[output, default: []].append(items.count)
+            // By name in lower case: `X.jpg` and `X.JPG` are one file on a case-insensitive
+            // file system (macOS, Windows, an SMB share), where one would replace the other.
+            byOutput[output.lowercased(), default: []].append(items.count)
             items.append(item)
         }
-        for (output, indices) in byOutput where indices.count > 1 {
-            let sources = indices.map { items[$0].photo.path }
+        for (_, indices) in byOutput where indices.count > 1 {
             for i in indices {
-                let others = sources.filter { $0 != items[i].photo.path }.joined(separator: ", ")
-                items[i].problem = "its output \(output) is also the output of \(others); give --name a template that tells them apart (e.g. {dir}/{name}.{ext})"
+                let output = items[i].output
+                let others = indices.filter { $0 != i }.map { j in
+                    items[j].output == output ? items[j].photo.path : "\(items[j].photo.path) (as \(items[j].output), the same name but for case)"
+                }.joined(separator: ", ")
+                items[i].problem = "its output \(output) is also the output of \(others); give --name a template that tells them apart "
+                    + (indices.allSatisfy { items[$0].output == output } ? "(e.g. {dir}/{name}.{ext})"
+                        : "(e.g. '{stem}.{srcext}.{ext}'): on a case-insensitive file system (macOS, Windows, an SMB share) one would replace the other")
             }
         }
         return items

@@ -73,6 +73,11 @@ public struct PhotoWalk: Sendable {
                 walk(root, relative: "", inside: inside, skipped: skipped, into: &photos, problems: &problems)
             case S_IFREG:
                 let name = argument.split(separator: "/").last.map(String.init) ?? argument
+                if let why = RawDetection.unreadableReason(name) {
+                    // Asked for by name: a failure, said as what it is (not as its output's name).
+                    problems.append(Problem(path: argument, message: why))
+                    continue
+                }
                 photos.append(PhotoFile(path: argument, relative: name, stat: FileStat(st)))
             default:
                 problems.append(Problem(path: argument, message: "not a regular file or a folder"))
@@ -152,6 +157,9 @@ public struct PhotoWalk: Sendable {
                 walk(path, relative: rel, inside: inside, skipped: skipped, into: &photos, problems: &problems)
             } else if let st = entry.stat, wanted(rel) {
                 photos.append(PhotoFile(path: path, relative: rel, stat: st))
+            } else if include.isEmpty, !exclude.contains(where: { $0.matches(rel) }), let why = RawDetection.unreadableReason(rel) {
+                // A raw the codecs cannot read is named, not passed by as if it were no photo.
+                problems.append(Problem(path: path, message: why + "; left out", leftOut: true))
             }
         }
     }

@@ -28,6 +28,21 @@ struct PhotoWalkTests {
         #expect(problems == [PhotoWalk.Problem(path: dir + "/missing", message: "no such file or folder")])
     }
 
+    @Test("a raw the codecs cannot read (GoPro's .gpr) is named and left out of a folder, and refused when given by name; --include takes it as asked")
+    func unreadableRaws() throws {
+        let dir = TestPaths.temporaryDirectory("walk-gpr").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for name in ["a.jpg", "GOPR0001.GPR", "notes.txt"] { try Data(name.utf8).write(to: URL(fileURLWithPath: dir + "/" + name)) }
+        let (photos, problems) = PhotoWalk(include: [], exclude: []).expand([dir])
+        #expect(photos.map(\.relative) == ["a.jpg"])
+        // It was passed by as silently as notes.txt.
+        #expect(problems.count == 1 && problems[0].path == dir + "/GOPR0001.GPR" && problems[0].leftOut && problems[0].message.contains("GoPro"), "\(problems)")
+        let direct = PhotoWalk(include: [], exclude: []).expand([dir + "/GOPR0001.GPR"])
+        #expect(direct.photos.isEmpty && direct.problems.count == 1 && !direct.problems[0].leftOut && direct.problems[0].message.contains("LibRaw 0.20 cannot decode"), "\(direct)")
+        #expect(PhotoWalk(include: [], exclude: [Glob("*.gpr", caseInsensitive: true)]).expand([dir]).problems.isEmpty, "an excluded file is not named")
+        #expect(PhotoWalk(include: [Glob("*.GPR")], exclude: []).expand([dir]).photos.map(\.relative) == ["GOPR0001.GPR"])
+    }
+
     @Test("--include and --exclude see the path below the folder given")
     func filters() throws {
         let dir = try Self.tree("walk-filter")

@@ -246,9 +246,14 @@ struct RawTests: CLITest {
         let jpeg = try #require(try FileManager.default.contentsOfDirectory(atPath: TestPaths.samples.path).sorted().first { $0.hasSuffix(".jpg") })
         try FileManager.default.copyItem(atPath: TestPaths.samples.appendingPathComponent(jpeg).path, toPath: shoot.appendingPathComponent("IMG_0001.JPG").path)
         let neutral = TestPaths.recipes.appendingPathComponent("raw-neutral.recipe.yaml").path
-        for (mode, expected) in [("raw", ["IMG_0001.jpg"]), ("jpeg", ["IMG_0001.JPG"]), ("both", ["IMG_0001.JPG", "IMG_0001.jpg"])] {
+        // `both` writes IMG_0001.jpg and IMG_0001.JPG unless named apart: one file on a
+        // case-insensitive file system, so each is refused with the reason (both were written, exit 0).
+        let clash = try recipe(["apply", neutral, shoot.path, "-o", dir.appendingPathComponent("out-clash").path, "--pairs", "both", "--progress", "none"])
+        #expect(clash.status == 1 && clash.stderr.contains("the same name but for case") && clash.stderr.contains("case-insensitive file system"), "\(clash.stderr)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("out-clash").path)) ?? []).filter { $0.hasPrefix("IMG") }.isEmpty)
+        for (mode, expected) in [("raw", ["IMG_0001.jpg"]), ("jpeg", ["IMG_0001.JPG"]), ("both", ["IMG_0001.DNG.jpg", "IMG_0001.JPG.JPG"])] {
             let out = dir.appendingPathComponent("out-" + mode)
-            let r = try recipe(["apply", neutral, shoot.path, "-o", out.path, "--pairs", mode, "--progress", "lines"])
+            let r = try recipe(["apply", neutral, shoot.path, "-o", out.path, "--pairs", mode, "--progress", "lines"] + (mode == "both" ? ["--name", "{stem}.{srcext}.{ext}"] : []))
             #expect(r.status == 0, "--pairs \(mode): \(r.stderr)")
             let written = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { !$0.hasPrefix(".") && $0.hasPrefix("IMG") }.sorted()
             #expect(written == expected, "--pairs \(mode): \(written)")

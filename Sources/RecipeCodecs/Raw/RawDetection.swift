@@ -22,6 +22,19 @@ public enum RawDetection {
                                     "pef", "ptx", "srw", "iiq", "3fr", "fff", "erf", "kdc", "dcr", "dcs", "mrw", "mef", "mos",
                                     "x3f", "rwz", "qtk", "k25", "bay", "cap", "mdc", "ari", "sti"]
 
+    /// Camera raw formats LibRaw 0.20 cannot decode, by extension, with why: a batch names each
+    /// such file it finds instead of passing it by silently, and refuses one given by name.
+    public static let unreadable = [
+        "gpr": "GoPro's GPR raw (a DNG compressed with VC-5), which LibRaw 0.20 cannot decode; GoPro's gpr_tools converts it to a plain DNG",
+    ]
+
+    /// Why a file with this name is a raw recipe cannot read, nil for any other name.
+    public static func unreadableReason(_ path: String) -> String? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: ".") else { return nil }
+        return unreadable[name[name.index(after: dot)...].lowercased()]
+    }
+
     /// Whether a file name ends in one of `extensions` (any case).
     public static func hasRawExtension(_ path: String) -> Bool {
         let name = path.split(separator: "/").last.map(String.init) ?? path
