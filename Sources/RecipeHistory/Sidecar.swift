@@ -81,11 +81,31 @@ public struct Sidecar: Sendable {
     /// broken recipe is returned with its diagnostics for the caller to print.
     public static func load(_ path: String) throws -> Sidecar {
         let bytes = try Paths.readBytes(path, limit: maxBytes)
-        let text = String(decoding: bytes, as: UTF8.self)
+        // Read as it is, or not at all: decoding with replacement characters would make a sidecar
+        // `check` refuses look fine, and the next write would keep the replacements.
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw HistoryError(path, "is not valid UTF-8 (\(Self.firstInvalidUTF8(bytes))); nothing was changed: fix it in an editor (`recipe check` shows where)")
+        }
         var sidecar = Sidecar(path: path, text: text, checked: check(text, path: path))
         sidecar.found = .sha256(ContentHash.bytes(bytes))
         sidecar.asRead = SourceFile(path: path, bytes: bytes)
         return sidecar
+    }
+
+    /// Where the first byte that is not UTF-8 is, in words: "line 3, byte 41".
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> String {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .error:
+                let line = bytes[..<offset].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+                return "line \(line), byte \(offset + 1)"
+            case .emptyInput: return "at the end"
+            }
+        }
     }
 
     public static func check(_ text: String, path: String, overrides: [String: String] = [:]) -> CheckedRecipe {

@@ -215,6 +215,22 @@ struct LifecycleTests: CLITest {
         #expect(byNumber.contains("removed stage 7 (exposure-2: exposure)"), "\(byNumber)")
     }
 
+    @Test("a sidecar that is not UTF-8 (a Latin-1 comment) is refused by edit and revert, naming the line, and left byte for byte (edit rewrote it with U+FFFD, exit 0)")
+    func invalidUTF8Sidecar() throws {
+        let dir = TestPaths.temporaryDirectory("lifecycle-utf8").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let photo = dir + "/p.jpg", sidecar = dir + "/p.jpg.recipe.yaml"
+        try FileManager.default.copyItem(atPath: TestPaths.fixture("jpeg/pil_hopper.jpg"), toPath: photo)
+        _ = try ok(["edit", photo, "--stage", "exposure: 0.1", "--no-render"])
+        let latin1 = Array("# caf".utf8) + [0xE9] + Array(" note\n".utf8) + Array(try Data(contentsOf: URL(fileURLWithPath: sidecar)))
+        try Data(latin1).write(to: URL(fileURLWithPath: sidecar))
+        for args in [["edit", photo, "--stage", "contrast: 1.1", "--no-render"], ["revert", photo, "--stage", "1", "--no-render"]] {
+            let r = try recipe(args)
+            #expect(r.status == 1 && r.stderr.contains("is not valid UTF-8 (line 1, byte 6)"), "\(args[0]): exit \(r.status), \(r.stderr)")
+            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: sidecar))) == latin1, "\(args[0]) changed the sidecar")
+        }
+    }
+
     @Test("a param whose last stage is reverted goes with it (every later command warned it was never used); a param the user left unused stays")
     func revertTakesParams() throws {
         let dir = TestPaths.temporaryDirectory("lifecycle-params").path
