@@ -38,7 +38,7 @@ struct GitDriverTests {
                 try run(["config", "diff.recipe.command", "\(binary) diff --git"])
             }
             try run(["config", "merge.recipe.name", "recipe three-way merge"])
-            try run(["config", "merge.recipe.driver", "\(binary) merge-file %O %A %B"])
+            try run(["config", "merge.recipe.driver", "\(binary) merge-file --name %P %O %A %B"])
             try write(".gitattributes", "*.recipe.yaml diff=recipe merge=recipe\n")
         }
 
@@ -201,6 +201,9 @@ struct GitDriverTests {
 
         let merge = try repo.run(["merge", "--no-edit", "theirs"], allowFailure: true)
         #expect(merge.status != 0)
+        // The driver's message names the recipe, not git's temporary copy (.merge_file_XXXXXX).
+        let said = String(decoding: merge.stdout, as: UTF8.self) + merge.stderr
+        #expect(said.contains("look.recipe.yaml: 1 conflict marked") && !said.contains(".merge_file_"), "\(said)")
         let status = String(decoding: try repo.run(["status", "--porcelain"]).stdout, as: UTF8.self)
         #expect(status.contains("UU look.recipe.yaml"))
         let merged = try repo.read("look.recipe.yaml")

@@ -19,8 +19,9 @@ struct MergeFile: ParsableCommand {
         clean merge, 1 when conflicts are left, 2 for usage errors and files that cannot be read or \
         are not valid recipes (OURS is then left as it was).
 
-        As git's merge driver: `git config merge.recipe.driver 'recipe merge-file %O %A %B'` with \
-        `*.recipe.yaml merge=recipe` in .gitattributes.
+        As git's merge driver: `git config merge.recipe.driver 'recipe merge-file --name %P %O %A %B'` \
+        with `*.recipe.yaml merge=recipe` in .gitattributes (--name: git hands the driver temporary \
+        files, and messages name the recipe instead).
         """)
 
     @Flag(name: [.customShort("p"), .customLong("stdout")], help: "Print the result instead of writing it into OURS.")
@@ -35,12 +36,26 @@ struct MergeFile: ParsableCommand {
     @Argument(help: "Their version.")
     var theirs: String
 
+    @Option(help: ArgumentHelp("The recipe's path in messages, for the three files (git's %P: git hands a merge driver temporary files named .merge_file_XXXXXX).", valueName: "path"))
+    var name: String?
+
+    /// `text` with the three files' paths replaced by `--name`'s (base) / (ours) / (theirs).
+    func relabel(_ text: String) -> String {
+        guard let name else { return text }
+        var out = text
+        for (path, side) in [(base, "base"), (ours, "ours"), (theirs, "theirs")] where !path.isEmpty {
+            out = out.replacing(path, with: side == "ours" ? name : "\(name) (\(side))")
+        }
+        return out
+    }
+
     func run() throws {
         let documents: [RecipeDocument]
         do {
             documents = try [base, ours, theirs].map { path throws(RecipeDocument.Failure) in try RecipeDocument.load(path: path, canonical: true) }
         } catch {
-            Diff.report(error)
+            Console.error(relabel(error.description))
+            for d in error.diagnostics.prefix(5) { Console.printError(relabel(DiagnosticPrinter.render(d, source: error.source))) }
             throw CommandFailure.usage
         }
         let merge = RecipeMerge(base: documents[0], ours: documents[1], theirs: documents[2],
@@ -50,16 +65,16 @@ struct MergeFile: ParsableCommand {
         } else {
             try TextOutput.replace(ours, with: merge.text)
         }
-        for note in merge.notes { Console.warning(note) }
+        for note in merge.notes { Console.warning(relabel(note)) }
         if !merge.conflicts.isEmpty {
             let n = merge.conflicts.count
-            Console.error("\(ours): \(n) conflict\(n == 1 ? "" : "s") marked with `conflict:` (resolve, then `recipe check`):")
-            for line in merge.conflicts { Console.printError("  " + line) }
+            Console.error(relabel("\(ours): \(n) conflict\(n == 1 ? "" : "s") marked with `conflict:` (resolve, then `recipe check`):"))
+            for line in merge.conflicts { Console.printError("  " + relabel(line)) }
         }
         if !merge.problems.isEmpty {
-            Console.error("\(ours): each side checks, but the merge does not:")
+            Console.error(relabel("\(ours): each side checks, but the merge does not:"))
             let source = SourceFile(path: ours, text: merge.text)
-            for d in merge.problems { Console.printError(DiagnosticPrinter.render(d, source: source)) }
+            for d in merge.problems { Console.printError(relabel(DiagnosticPrinter.render(d, source: source))) }
         }
         if !merge.isClean { throw CommandFailure.partial }
     }
