@@ -6,7 +6,7 @@ import RecipeOptions
 package struct PreviewOptions: ParsableArguments {
     package init() {}
 
-    @Argument(help: ArgumentHelp("Photos and one recipe (*.recipe.yaml), or one recipe and one folder.", valueName: "photo-or-recipe"))
+    @Argument(help: ArgumentHelp("Photos and one recipe (*.recipe.yaml), or one recipe and one folder.", valueName: "photo-or-recipe"), completion: .file())
     package var arguments: [String] = []
 
     @Option(help: "The port to listen on (0: one the system picks).")

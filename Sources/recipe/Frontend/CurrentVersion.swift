@@ -15,10 +15,10 @@ import RecipeSession
 /// `DIR/IMG_0001.JPG`), or to a named file (`--output`). `RECIPE_OUTPUT_DIR` in the environment
 /// sets the folder for every command.
 struct CurrentVersionOptions: ParsableArguments {
-    @Option(name: [.short, .customLong("output")], help: "Write the current version to this file (.jpg, .png, .tif, .webp, .heic or .avif).")
+    @Option(name: [.short, .customLong("output")], help: "Write the current version to this file (.jpg, .png, .tif, .webp, .heic or .avif).", completion: .file())
     var output: String?
 
-    @Option(help: ArgumentHelp("Write the current version into this folder, under the photo's name (default: $RECIPE_OUTPUT_DIR, else beside the photo).", valueName: "dir"))
+    @Option(help: ArgumentHelp("Write the current version into this folder, under the photo's name (default: $RECIPE_OUTPUT_DIR, else beside the photo).", valueName: "dir"), completion: .directory)
     var outputDir: String?
 
     @Option(help: ArgumentHelp("Suffix of the current version beside the photo.", valueName: "text"))

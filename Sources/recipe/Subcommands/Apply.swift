@@ -47,13 +47,13 @@ struct Apply: ParsableCommand {
               sbatch --array=0-15 --wrap 'recipe apply look.recipe.yaml /data -o /out --shard auto'
             """)
 
-    @Argument(help: ArgumentHelp("Recipes (*.recipe.yaml), then photos and folders.", valueName: "recipe-or-path"))
+    @Argument(help: ArgumentHelp("Recipes (*.recipe.yaml), then photos and folders.", valueName: "recipe-or-path"), completion: .file())
     var items: [String] = []
 
-    @Option(name: .customLong("recipe"), help: ArgumentHelp("A recipe whose name does not end in .recipe.yaml (repeatable; applied before the positional ones).", valueName: "file"))
+    @Option(name: .customLong("recipe"), help: ArgumentHelp("A recipe whose name does not end in .recipe.yaml (repeatable; applied before the positional ones).", valueName: "file"), completion: .file())
     var extraRecipes: [String] = []
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The output folder (created when missing).", valueName: "outdir"))
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The output folder (created when missing).", valueName: "outdir"), completion: .directory)
     var output: String
 
     @Option(help: ArgumentHelp("Output path template below OUTDIR.", valueName: "template"))

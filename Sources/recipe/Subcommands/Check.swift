@@ -22,7 +22,7 @@ struct Check: ParsableCommand {
         `recipe --help`). `--format json` prints one JSON object per diagnostic, for editors and CI.
         """)
 
-    @Argument(help: "Recipe files, or folders to search for *.recipe.yaml.")
+    @Argument(help: "Recipe files, or folders to search for *.recipe.yaml.", completion: .file())
     var paths: [String]
 
     @Option(help: "text (people) or json (one object per line).")

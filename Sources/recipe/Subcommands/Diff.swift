@@ -27,7 +27,7 @@ struct Diff: ParsableCommand {
     @Flag(help: "Print one recipe's canonical text for git's textconv (as written when it does not check); always exit 0.")
     var textconv = false
 
-    @Argument(help: "OLD NEW; git's seven (or nine, for a rename) arguments with --git; one file with --textconv.")
+    @Argument(help: "OLD NEW; git's seven (or nine, for a rename) arguments with --git; one file with --textconv.", completion: .file())
     var files: [String]
 
     var gitMode: Bool { git || files.count == 7 }

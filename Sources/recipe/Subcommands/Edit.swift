@@ -23,19 +23,19 @@ struct Edit: ParsableCommand {
               recipe edit IMG_0001.JPG --foreign other.recipe.yaml --rendered other.jpg
             """)
 
-    @Argument(help: "The photo (JPEG, PNG, TIFF, WebP, HEIC/HEIF, AVIF or a camera raw file); it is only read.")
+    @Argument(help: "The photo (JPEG, PNG, TIFF, WebP, HEIC/HEIF, AVIF or a camera raw file); it is only read.", completion: .file())
     var photo: String
 
-    @Option(name: .customLong("add"), help: ArgumentHelp("Append the stages (and params) of this recipe (repeatable).", valueName: "recipe"))
+    @Option(name: .customLong("add"), help: ArgumentHelp("Append the stages (and params) of this recipe (repeatable).", valueName: "recipe"), completion: .file())
     var recipes: [String] = []
 
     @Option(name: .customLong("stage"), help: ArgumentHelp("Append one stage written as YAML, e.g. 'exposure: 0.3' (repeatable).", valueName: "yaml"))
     var stages: [String] = []
 
-    @Option(help: ArgumentHelp("Lay another tool's adjustment data on top as a frozen base layer (needs --rendered).", valueName: "file"))
+    @Option(help: ArgumentHelp("Lay another tool's adjustment data on top as a frozen base layer (needs --rendered).", valueName: "file"), completion: .file())
     var foreign: String?
 
-    @Option(help: ArgumentHelp("The pixels the foreign edit produced (JPEG or PNG), where they cannot be found by convention.", valueName: "file"))
+    @Option(help: ArgumentHelp("The pixels the foreign edit produced (JPEG or PNG), where they cannot be found by convention.", valueName: "file"), completion: .file())
     var rendered: String?
 
     @Option(help: ArgumentHelp("The format identifier of opaque --foreign data (e.g. com.shinobicontrols.filster).", valueName: "id"))

@@ -22,10 +22,10 @@ struct Explain: ParsableCommand {
         the budget (--max-memory).
         """)
 
-    @Argument(help: "The recipe.")
+    @Argument(help: "The recipe.", completion: .file())
     var recipe: String
 
-    @Option(help: "Compute sizes for this photo (its header is read, no pixels).")
+    @Option(help: "Compute sizes for this photo (its header is read, no pixels).", completion: .file())
     var photo: String?
 
     @Option(help: "Compute sizes for a photo of WIDTHxHEIGHT pixels.")

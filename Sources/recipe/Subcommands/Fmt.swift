@@ -14,7 +14,7 @@ struct Fmt: ParsableCommand {
         listed and the exit status is 1.
         """)
 
-    @Argument(help: "Recipe files, or folders to search for *.recipe.yaml.")
+    @Argument(help: "Recipe files, or folders to search for *.recipe.yaml.", completion: .file())
     var paths: [String]
 
     @Flag(help: "Write nothing; list files that are not canonical and exit 1 if there are any (2 for errors).")

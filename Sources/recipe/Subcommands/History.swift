@@ -20,13 +20,13 @@ struct History: ParsableCommand {
               recipe history IMG_0001.JPG --sheet layers.png  # a labelled thumbnail per layer
             """)
 
-    @Argument(help: "The photo.")
+    @Argument(help: "The photo.", completion: .file())
     var photo: String
 
-    @Option(help: ArgumentHelp("Write each frozen base's foreign data and pixels, byte for byte (hashes checked), into this folder.", valueName: "dir"))
+    @Option(help: ArgumentHelp("Write each frozen base's foreign data and pixels, byte for byte (hashes checked), into this folder.", valueName: "dir"), completion: .directory)
     var extract: String?
 
-    @Option(help: ArgumentHelp("Render a contact sheet: the original, after each base, after each stage (PNG).", valueName: "out.png"))
+    @Option(help: ArgumentHelp("Render a contact sheet: the original, after each base, after each stage (PNG).", valueName: "out.png"), completion: .file())
     var sheet: String?
 
     @Option(help: ArgumentHelp("Thumbnail size of the sheet (long edge).", valueName: "px"))

@@ -11,7 +11,7 @@ struct Info: ParsableCommand {
         abstract: "Describe a photo: size, format, colour model, bit depth, orientation, metadata.",
         discussion: "Reads the header and metadata only; no pixels are decoded.")
 
-    @Argument(help: "The photos to describe.")
+    @Argument(help: "The photos to describe.", completion: .file())
     var photos: [String]
 
     @Flag(help: "One JSON object per photo, one per line.")

@@ -27,13 +27,13 @@ struct MergeFile: ParsableCommand {
     @Flag(name: [.customShort("p"), .customLong("stdout")], help: "Print the result instead of writing it into OURS.")
     var toStdout = false
 
-    @Argument(help: "The common ancestor.")
+    @Argument(help: "The common ancestor.", completion: .file())
     var base: String
 
-    @Argument(help: "Our version; the result is written here.")
+    @Argument(help: "Our version; the result is written here.", completion: .file())
     var ours: String
 
-    @Argument(help: "Their version.")
+    @Argument(help: "Their version.", completion: .file())
     var theirs: String
 
     @Option(help: ArgumentHelp("The recipe's path in messages, for the three files (git's %P: git hands a merge driver temporary files named .merge_file_XXXXXX).", valueName: "path"))

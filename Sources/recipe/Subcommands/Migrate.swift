@@ -14,7 +14,7 @@ struct Migrate: ParsableCommand {
         --check nothing is written: files that need migrating are listed and the exit status is 1.
         """)
 
-    @Argument(help: "Recipe files, or folders to search for *.recipe.yaml.")
+    @Argument(help: "Recipe files, or folders to search for *.recipe.yaml.", completion: .file())
     var paths: [String]
 
     @Flag(help: "Write nothing; list the files that need migrating and exit 1 if there are any.")

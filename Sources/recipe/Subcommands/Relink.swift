@@ -23,7 +23,7 @@ struct Relink: ParsableCommand {
               recipe relink IMG_0001.JPG --accept
             """)
 
-    @Argument(help: "The photo, under its new name or place.")
+    @Argument(help: "The photo, under its new name or place.", completion: .file())
     var photo: String
 
     @Option(help: ArgumentHelp("Another folder to look for the orphaned sidecar in (repeatable).", valueName: "dir"))

@@ -43,10 +43,10 @@ struct Render: ParsableCommand {
               recipe render scan.png -o web.jpg --size 1600 --quality 82
             """)
 
-    @Argument(help: "The photo to render (JPEG, PNG, TIFF, WebP, HEIC/HEIF, AVIF or a camera raw file).")
+    @Argument(help: "The photo to render (JPEG, PNG, TIFF, WebP, HEIC/HEIF, AVIF or a camera raw file).", completion: .file())
     var photo: String
 
-    @Option(help: "The recipe to apply (checked first; nothing is rendered if it has errors).")
+    @Option(help: "The recipe to apply (checked first; nothing is rendered if it has errors).", completion: .file())
     var recipe: String?
 
     @Option(name: .customLong("set"), help: "Override a recipe param: --set name=value (repeatable).")
@@ -55,10 +55,10 @@ struct Render: ParsableCommand {
     @Flag(help: "Render the unfused plan: every operation a pass of its own (for measurements and tests).")
     var noFuse = false
 
-    @Option(name: [.short, .customLong("output")], help: "The file to write (.jpg, .png, .tif, .webp, .heic or .avif).")
+    @Option(name: [.short, .customLong("output")], help: "The file to write (.jpg, .png, .tif, .webp, .heic or .avif).", completion: .file())
     var output: String?
 
-    @Option(help: ArgumentHelp("With a sidecar: write the current version into this folder under the photo's name.", valueName: "dir"))
+    @Option(help: ArgumentHelp("With a sidecar: write the current version into this folder under the photo's name.", valueName: "dir"), completion: .directory)
     var outputDir: String?
 
     @Option(help: "full, display (long edge \(RenderSize.displayLongEdge) px) or a long edge in pixels.")

@@ -20,7 +20,7 @@ struct Revert: ParsableCommand {
               recipe revert IMG_0001.JPG --all
             """)
 
-    @Argument(help: "The photo whose edit to revert.")
+    @Argument(help: "The photo whose edit to revert.", completion: .file())
     var photo: String
 
     @Option(help: ArgumentHelp("The stage to remove: its id or its position in `stages:` (1 = first).", valueName: "id|n"))
