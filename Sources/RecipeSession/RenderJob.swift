@@ -86,6 +86,13 @@ package struct RenderJob {
     /// hands out rows it decoded once, so that a new save of the recipe runs only the recipe.
     package var openDecoder: (() throws -> any ImageDecoder)?
 
+    /// Decides, when the output is encoded, whether it goes into place: given the commit, it runs
+    /// it (under whatever lock it needs) and returns true, or returns false to discard the output
+    /// (`Outcome.superseded`). A sidecar's current version is committed only while the sidecar
+    /// still holds what was rendered: a later edit's render is never replaced by an older one.
+    package typealias CommitGate = (_ commit: () throws -> Void) throws -> Bool
+    package var commitGate: CommitGate?
+
     /// The memory the render may take (`--max-memory`; `apply` sets its jobs).
     package var memoryBudget = MemoryBudget.standard
     /// Seconds the render may take from its start (`--timeout`); past them it stops and fails,
@@ -114,6 +121,8 @@ package struct RenderJob {
         package var height: Int
         package var scaleDenominator: Int
         package var warnings: [ImageWarning]
+        /// The output was discarded by the `commitGate`: nothing was written.
+        package var superseded = false
     }
 
     /// What a render decides from the photo's header before decoding: `run` renders with it and
@@ -336,9 +345,16 @@ package struct RenderJob {
             }
             return encoder.warnings
         }
-        try file.commit()
+        var committed = true
+        if let commitGate {
+            committed = try commitGate { try file.commit() }
+            if !committed { file.abort() }
+        } else {
+            try file.commit()
+        }
         return Outcome(width: chain.width, height: chain.height, scaleDenominator: denominator,
-                       warnings: color.warnings + decoder.warnings + encoderWarnings.map { ImageWarning(path: output, $0) })
+                       warnings: color.warnings + decoder.warnings + encoderWarnings.map { ImageWarning(path: output, $0) },
+                       superseded: !committed)
     }
 
     /// Point work that runs inside the neighbourhood stages beside it rather than as passes of

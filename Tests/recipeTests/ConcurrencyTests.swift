@@ -148,6 +148,34 @@ struct ConcurrencyTests: CLITest {
         }
     }
 
+    @Test("two edits at once, each rendering: the current version on disk is always the render of the sidecar they leave (a slow render finishing last left it without the other stage: 2 of 10 rounds on kodim03)")
+    func twoEditsRender() throws {
+        let dir = TestPaths.temporaryDirectory("two-edits-render").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let photo = dir + "/IMG_0001.png", current = dir + "/current.png", check = dir + "/check.png"
+        try FileManager.default.copyItem(atPath: TestPaths.samples.appendingPathComponent("kodim03.png").path, toPath: photo)
+        var stale = 0
+        for round in 0..<8 {
+            try? FileManager.default.removeItem(atPath: photo + ".recipe.yaml")
+            // A slow render (a wide blur) that usually writes its sidecar first, and a quick one
+            // started a few milliseconds later, which usually finishes first.
+            let slow = Process()
+            slow.executableURL = URL(fileURLWithPath: TestPaths.recipeBinary)
+            slow.arguments = ["edit", photo, "--stage", "blur: 12px", "-o", current]
+            slow.standardOutput = FileHandle.nullDevice
+            slow.standardError = FileHandle.nullDevice
+            try slow.run()
+            Thread.sleep(forTimeInterval: Double(round % 5) * 0.02)
+            let quick = try recipe(["edit", photo, "--stage", "saturation: 0.5", "-o", current])
+            slow.waitUntilExit()
+            #expect(slow.terminationStatus == 0 && quick.status == 0, "round \(round): \(quick.stderr)")
+            // What the sidecar they left renders to, by `recipe render` (the sidecar beside the photo).
+            _ = try ok(["render", photo, "-o", check])
+            if FileManager.default.contents(atPath: current) != FileManager.default.contents(atPath: check) { stale += 1 }
+        }
+        #expect(stale == 0, "\(stale) of 8 rounds left a current version that is not the sidecar's")
+    }
+
     @Test("edit waits for another holder of the photo's folder, saying so, then keeps its stage",
           Requirement.tool("python3"))
     func editWaits() throws {

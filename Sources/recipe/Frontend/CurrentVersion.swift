@@ -93,29 +93,47 @@ struct CurrentVersionOptions: ParsableArguments {
 enum SidecarRender {
     /// Renders `sidecar` of `asset` to `output` as `request` says (its photo and recipes are the
     /// sidecar's: the request gives the size, colour, limits and budget).
+    /// `onlyIfCurrent`: the output goes into place only while the sidecar file still holds what
+    /// was rendered, checked under the folder's lock (`currentGate`); nil when it changed meanwhile
+    /// (another `edit` or `revert`, whose own render writes the newer version).
     @discardableResult
     static func render(_ sidecar: Sidecar, asset: Asset, to output: String, request template: RenderRequest,
-                       encoding: OutputEncoding) throws -> String {
+                       encoding: OutputEncoding, onlyIfCurrent: Bool = false) throws -> String? {
         let source = try asset.renderSource(sidecar)
+        let gate = onlyIfCurrent ? currentGate(sidecar) : nil
         let passThrough = sidecar.checked.graph.map { $0.nodes.count == 1 } ?? false
         let sourceFormat = ImageFileFormat.sniff(try InputFile.prefix(source, count: ImageFileFormat.sniffLength))
         let sameFormat = sourceFormat != nil && sourceFormat == ImageFileFormat(pathExtension: output)
         if passThrough, template.size == .full, sameFormat, template.profile == nil || template.profile == .keep {
-            try copy(source, to: output)
-            return source
+            return try copy(source, to: output, gate: gate) ? source : nil
         }
         var request = template
         request.photo = source
         request.recipes = passThrough ? [] : [.sidecar(sidecar)]
         var job = try RenderPlanner.planForCommand(request).job(output: output)
         job.encoding = encoding
+        job.commitGate = gate
         let outcome = try job.run()
         Console.warnings(outcome.warnings)
-        return source
+        return outcome.superseded ? nil : source
     }
 
-    /// A byte copy, written atomically; never onto the source itself.
-    static func copy(_ source: String, to output: String) throws {
+    /// Commits only while the sidecar file holds the text `sidecar` was rendered from, holding
+    /// the folder's lock (which every recipe writer of sidecars takes) from the check to the rename.
+    static func currentGate(_ sidecar: Sidecar) -> RenderJob.CommitGate {
+        let rendered = Array(sidecar.written.text.utf8)
+        return { commit in
+            let lock = try Sidecar.lockFolder(of: sidecar.path) { _ in }
+            defer { lock.release() }
+            guard (try? Paths.readBytes(sidecar.path, limit: Sidecar.maxBytes)) == rendered else { return false }
+            try commit()
+            return true
+        }
+    }
+
+    /// A byte copy, written atomically; never onto the source itself. False when `gate` discarded it.
+    @discardableResult
+    static func copy(_ source: String, to output: String, gate: RenderJob.CommitGate? = nil) throws -> Bool {
         if let a = InputFile.identity(source), let b = InputFile.identity(output), a == b {
             throw ImageError(.refused, path: output, "is the original photo; refusing to overwrite it")
         }
@@ -125,7 +143,13 @@ enum SidecarRender {
             out.abort()
             throw ImageError(.writeFailed, path: output, "cannot write: \(errnoText())")
         }
-        try out.commit()
+        guard let gate else {
+            try out.commit()
+            return true
+        }
+        if try gate({ try out.commit() }) { return true }
+        out.abort()
+        return false
     }
 
     /// Prints a refused sidecar change with its diagnostics.
