@@ -236,6 +236,29 @@ struct RawTests: CLITest {
         #expect(raw.contains("white balance as shot, demosaic directional, highlights clip"), "\(raw)")
     }
 
+    @Test("the bundled raw sample (what the demo develops) renders through every recipe of Recipes/ and comes back as the photo it was made from")
+    func bundledRawSample() throws {
+        let dir = TestPaths.temporaryDirectory("raw-sample")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dng = TestPaths.samples.appendingPathComponent("kodim03-bayer.dng").path
+        let recipes = try FileManager.default.contentsOfDirectory(atPath: TestPaths.recipes.path).filter { $0.hasSuffix(".recipe.yaml") }.sorted()
+        #expect(recipes.count >= 10)
+        for name in recipes {
+            let out = dir.appendingPathComponent(name + ".png").path
+            _ = try ok(["render", dng, "--recipe", TestPaths.recipes.appendingPathComponent(name).path, "-o", out])
+        }
+        // The neutral develop gives back kodim03.png (make_bayer_dng.py's camera is ideal): within
+        // the demosaic's error, mean absolute difference under 2 codes.
+        let jpeg = dir.appendingPathComponent("neutral.jpg").path
+        _ = try ok(["render", dng, "--recipe", TestPaths.recipes.appendingPathComponent("raw-neutral.recipe.yaml").path, "-o", jpeg,
+                    "--quality", "100", "--subsampling", "444"])
+        let developed = try decodedPixels(jpeg)
+        let original = try decodedPixels(TestPaths.samples.appendingPathComponent("kodim03.png").path)
+        #expect(developed.count == original.count)
+        let mean = zip(developed, original).reduce(0.0) { $0 + abs(Double($1.0) - Double($1.1)) } / Double(max(1, original.count))
+        #expect(mean < 2, "raw-neutral over the sample DNG: mean |difference| \(mean) codes from kodim03.png")
+    }
+
     @Test("apply renders one half of a camera's RAW+JPEG pair: the raw by default, the JPEG or both on request")
     func pairs() throws {
         let dir = TestPaths.temporaryDirectory("raw-pairs")
