@@ -94,6 +94,18 @@ struct FormatPreservingCommandTests: CLITest {
         #expect(isLink(dir + "/dangling.recipe.yaml"))
     }
 
+    @Test("merge-file refuses a side that is not a valid recipe (`x: 1` at the top of THEIRS was merged in, exit 0): exit 2, OURS as it was")
+    func mergeRefusesInvalidSide() throws {
+        let dir = TestPaths.temporaryDirectory("fmt-merge-invalid").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let ours = Self.base.replacingOccurrences(of: "exposure: 0.30 ", with: "exposure: 0.45 ")
+        let theirs = Self.base.replacingOccurrences(of: "stages:\n", with: "x: 1\nstages:\n")
+        let r = try mergeFile(in: dir, ours: ours, theirs: theirs)
+        #expect(r.status == 2, "exit \(r.status): \(r.stderr)")
+        #expect(r.stderr.contains("theirs.recipe.yaml: not a valid recipe") && r.stderr.contains("unknown key `x`"), "\(r.stderr)")
+        #expect(try String(contentsOfFile: dir + "/ours.recipe.yaml", encoding: .utf8) == ours)
+    }
+
     @Test("merge-file with a true conflict marks only that value and leaves the rest of ours' text")
     func conflictMarksOneValue() throws {
         let dir = TestPaths.temporaryDirectory("fmt-conflict").path

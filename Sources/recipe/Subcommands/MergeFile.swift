@@ -58,6 +58,22 @@ struct MergeFile: ParsableCommand {
             for d in error.diagnostics.prefix(5) { Console.printError(relabel(DiagnosticPrinter.render(d, source: error.source))) }
             throw CommandFailure.usage
         }
+        // Each side must be a recipe `check` accepts (files it names aside: git's copies lie
+        // elsewhere, and a side that still holds an earlier merge's conflicts counts as valid
+        // here): a side that is no recipe (`x: 1` at the top) is refused, OURS left as it was.
+        var options = CheckOptions()
+        options.checkFilesExist = false
+        options.allowFilesOutside = true
+        for path in [base, ours, theirs] where path != "/dev/null" {
+            guard let bytes = try? InputFile.readAll(path, limit: options.limits.maxBytes) else { continue }
+            let file = SourceFile(path: path, bytes: bytes)
+            let errors = RecipeChecker.check(file, options: options).diagnostics.filter { $0.severity == .error && $0.code != .unresolvedConflict }
+            guard errors.isEmpty else {
+                Console.error(relabel("\(path): not a valid recipe; nothing merged, \(ours) left as it was"))
+                for d in errors.prefix(5) { Console.printError(relabel(DiagnosticPrinter.render(d, source: file))) }
+                throw CommandFailure.usage
+            }
+        }
         let merge = RecipeMerge(base: documents[0], ours: documents[1], theirs: documents[2],
                                 oursText: RecipeDocument.source(path: ours))
         if toStdout {
