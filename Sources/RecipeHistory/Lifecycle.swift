@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RecipeCodecs
 import RecipeCore
 import RecipeLanguage
 
@@ -75,13 +76,29 @@ public enum Lifecycle {
         report.lines.append("frozen base `\(id)`: \(edit.format) \(edit.version)\(edit.tool.map { " by \($0)" } ?? ""), data \(edit.bytes.count) bytes, pixels \(Paths.name(of: rendering)) (\(pixels.size) bytes, sha256 \(pixels.sha256.prefix(12))…)")
     }
 
-    /// `jpeg` or `png` from the file's first bytes; anything else cannot be a base's pixels.
+    /// The rendered pixels' format from the file's first bytes (`jpeg`, `png`, `tiff`, `webp`,
+    /// `heif`, `avif`: what other tools export, a 16-bit TIFF included); a camera raw or anything
+    /// else cannot be a base's pixels.
     static func imageType(_ path: String) throws -> String {
         let head: [UInt8]
-        do { head = try InputFile.prefix(path, count: 8) } catch { throw HistoryError(path, error.reason) }
-        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "jpeg" }
-        if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "png" }
-        throw HistoryError(path, "the rendered pixels must be a JPEG or PNG file")
+        do { head = try InputFile.prefix(path, count: ImageFileFormat.sniffLength) } catch { throw HistoryError(path, error.reason) }
+        guard let format = ImageFileFormat.sniff(head), format != .raw,
+              format != .tiff || !RawDetection.isRawTIFF((try? InputFile.prefix(path, count: RawDetection.probeLength)) ?? head) else {
+            throw HistoryError(path, "the rendered pixels must be an image file (JPEG, PNG, TIFF, WebP, HEIF or AVIF), not a camera raw or another file")
+        }
+        return format.rawValue.lowercased().replacing(" ", with: "-")
+    }
+
+    /// The file extension of a base's pixels of `type` (what `history --extract` names them).
+    public static func pixelsExtension(_ type: String?) -> String {
+        switch type {
+        case "png": "png"
+        case "tiff": "tif"
+        case "webp": "webp"
+        case "heif": "heic"
+        case "avif": "avif"
+        default: "jpg"
+        }
     }
 
     // MARK: stages

@@ -284,6 +284,33 @@ struct LifecycleTests: CLITest {
         #expect(try pixels(dir + "/c.png") == (try expected(dir + "/photo.darktable.jpg", ["exposure: 0.1"], in: dir)))
     }
 
+    @Test("another tool's rendering may be a TIFF or a WebP (its export), not only a JPEG or PNG: the stages after the base apply to its pixels; extracted under its own extension; a raw is refused")
+    func renderedInOtherFormats() throws {
+        let dir = TestPaths.temporaryDirectory("rendered-formats").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let photo = dir + "/p.jpg"
+        try FileManager.default.copyItem(atPath: TestPaths.fixture("jpeg/pil_hopper.jpg"), toPath: photo)
+        try "tool settings\n".write(toFile: dir + "/tool.txt", atomically: true, encoding: .utf8)
+        for (ext, extracted) in [("tif", "tif"), ("webp", "webp")] {
+            try? FileManager.default.removeItem(atPath: photo + ".recipe.yaml")
+            let rendered = dir + "/export." + ext
+            _ = try ok(["render", photo, "--recipe", TestPaths.recipes.appendingPathComponent("black-and-white.recipe.yaml").path, "-o", rendered]
+                       + (ext == "webp" ? ["--lossless"] : []))
+            // It was refused: "the rendered pixels must be a JPEG or PNG file".
+            _ = try ok(["edit", photo, "--foreign", dir + "/tool.txt", "--format", "com.example.tool", "--format-version", "1",
+                        "--rendered", rendered, "-o", dir + "/current.png"])
+            // Nothing after the base: the current version is the export's pixels.
+            #expect(try decodedPixels(dir + "/current.png") == (try decodedPixels(rendered)), "\(ext): the current version is not the export")
+            _ = try ok(["history", photo, "--extract", dir + "/kept-" + ext])
+            let names = try FileManager.default.contentsOfDirectory(atPath: dir + "/kept-" + ext)
+            #expect(names.contains { $0.hasSuffix(".pixels." + extracted) }, "\(ext): extracted as \(names)")
+        }
+        try? FileManager.default.removeItem(atPath: photo + ".recipe.yaml")
+        let raw = try recipe(["edit", photo, "--foreign", dir + "/tool.txt", "--format", "com.example.tool", "--format-version", "1",
+                              "--rendered", TestPaths.fixture("raw/kodim03-crop.dng"), "--no-render"])
+        #expect(raw.status != 0 && raw.stderr.contains("not a camera raw"), "\(raw.stderr)")
+    }
+
     @Test("opaque foreign data (Filtster's NSKeyedArchiver blob) is kept as base64 and extracted byte for byte")
     func opaqueData() throws {
         let dir = TestPaths.temporaryDirectory("opaque").path

@@ -35,7 +35,7 @@ struct Edit: ParsableCommand {
     @Option(help: ArgumentHelp("Lay another tool's adjustment data on top as a frozen base layer (needs --rendered).", valueName: "file"), completion: .file())
     var foreign: String?
 
-    @Option(help: ArgumentHelp("The pixels the foreign edit produced (JPEG or PNG), where they cannot be found by convention.", valueName: "file"), completion: .file())
+    @Option(help: ArgumentHelp("The pixels the foreign edit produced (JPEG, PNG, TIFF, WebP, HEIF or AVIF), where they cannot be found by convention.", valueName: "file"), completion: .file())
     var rendered: String?
 
     @Option(help: ArgumentHelp("The format identifier of opaque --foreign data (e.g. com.shinobicontrols.filster).", valueName: "id"))

@@ -82,7 +82,7 @@ struct History: ParsableCommand {
             let dataPath = Paths.join(folder, name + "." + Self.fileName(base.source))
             try Paths.writeAtomically(dataPath, bytes)
             let object = try asset.store.verify(base.pixels)
-            let pixelsPath = Paths.join(folder, name + ".pixels." + (base.pixels.type == "png" ? "png" : "jpg"))
+            let pixelsPath = Paths.join(folder, name + ".pixels." + Lifecycle.pixelsExtension(base.pixels.type))
             try Paths.writeAtomically(pixelsPath, try Paths.readBytes(object, limit: ObjectStore.maxObjectBytes))
             print("extracted \(dataPath) (\(bytes.count) bytes) and \(pixelsPath) (\(base.pixels.size) bytes)")
         }
