@@ -94,6 +94,20 @@ struct FormatPreservingCommandTests: CLITest {
         #expect(isLink(dir + "/dangling.recipe.yaml"))
     }
 
+    @Test("merge-file says which of THEIRS' comments it did not carry (a comment changed or added only there was dropped without a word)")
+    func mergeNamesDroppedComments() throws {
+        let dir = TestPaths.temporaryDirectory("fmt-merge-comments").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let theirs = Self.base.replacingOccurrences(of: "# stops", with: "# in stops, for the sky")
+            .replacingOccurrences(of: "    - vignette:", with: "    # the corners\n    - vignette:")
+        let r = try mergeFile(in: dir, ours: Self.base, theirs: theirs)
+        #expect(r.status == 0, "\(r.stderr)")
+        for comment in ["in stops, for the sky", "the corners"] {
+            #expect(r.stderr.contains("its comment `\(comment)` is not in the merge"), "\(r.stderr)")
+        }
+        #expect(!r.stderr.contains("`punchy`") && !r.stderr.contains("`stops`"), "a comment both sides share is not named: \(r.stderr)")
+    }
+
     @Test("merge-file refuses a side that is not a valid recipe (`x: 1` at the top of THEIRS was merged in, exit 0): exit 2, OURS as it was")
     func mergeRefusesInvalidSide() throws {
         let dir = TestPaths.temporaryDirectory("fmt-merge-invalid").path

@@ -39,6 +39,28 @@ struct MergeFile: ParsableCommand {
     @Option(help: ArgumentHelp("The recipe's path in messages, for the three files (git's %P: git hands a merge driver temporary files named .merge_file_XXXXXX).", valueName: "path"))
     var name: String?
 
+    /// The YAML comments of `text` (`# …`, at a line's start or after a space, outside quotes),
+    /// with their 1-based lines.
+    static func comments(_ text: String) -> [(line: Int, text: String)] {
+        var out: [(Int, String)] = []
+        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var quote: Character?
+            var previous: Character = " "
+            for (i, c) in zip(line.indices, line) {
+                if let q = quote {
+                    if c == q { quote = nil }
+                } else if c == "\"" || c == "'" {
+                    quote = c
+                } else if c == "#", previous == " " || previous == "\t" {
+                    out.append((n + 1, String(String(line[i...]).trimmingPrefix { $0 == "#" || $0 == " " })))
+                    break
+                }
+                previous = c
+            }
+        }
+        return out.filter { !$0.1.isEmpty }
+    }
+
     /// `text` with the three files' paths replaced by `--name`'s (base) / (ours) / (theirs).
     func relabel(_ text: String) -> String {
         guard let name else { return text }
@@ -82,6 +104,15 @@ struct MergeFile: ParsableCommand {
             try TextOutput.replace(ours, with: merge.text)
         }
         for note in merge.notes { Console.warning(relabel(note)) }
+        // The merge is by meaning: a comment THEIRS added or changed where the meaning did not
+        // change is not carried over. Said, not dropped silently.
+        func text(_ path: String) -> String { RecipeDocument.source(path: path).map { String(decoding: $0.bytes, as: UTF8.self) } ?? "" }
+        let theirsText = text(theirs)
+        let baseComments = Set(Self.comments(text(base)).map(\.text))
+        let mergedComments = Set(Self.comments(merge.text).map(\.text))
+        for comment in Self.comments(theirsText) where !baseComments.contains(comment.text) && !mergedComments.contains(comment.text) {
+            Console.warning(relabel("\(theirs):\(comment.line): its comment `\(comment.text.prefix(80))` is not in the merge (comments follow only a change they sit on): add it by hand"))
+        }
         if !merge.conflicts.isEmpty {
             let n = merge.conflicts.count
             Console.error(relabel("\(ours): \(n) conflict\(n == 1 ? "" : "s") marked with `conflict:` (resolve, then `recipe check`):"))
