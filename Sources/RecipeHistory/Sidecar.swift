@@ -260,39 +260,34 @@ public struct Sidecar: Sendable {
         try replace(with: lines.joined(separator: "\n"), what: what)
     }
 
-    /// The key lines (1-based) of the params no stage uses (the checker's R301).
-    var unusedParamLines: Set<Int> {
-        Set(checked.diagnostics.filter { $0.code == .unusedParam }.compactMap { $0.range?.start.line })
-    }
-
-    /// Removes the params that became unused since `before` (the `unusedParamLines` of the text a
-    /// revert started from): the stages that used them are gone, and the param with them, so
-    /// every later command does not warn of it. Params unused before are the user's to remove.
-    mutating func removeParams(unusedSince before: Set<String>) throws {
+    /// The block-form `params:` entries no stage uses (the checker's R301), as (1-based key line,
+    /// name); the canonical text writes each entry on its own line at indent 2.
+    var unusedParamEntries: [(line: Int, name: String)] {
         let text = lines()
-        let names = unusedParamLines.compactMap { line -> (Int, String)? in
+        return checked.diagnostics.filter { $0.code == .unusedParam }.compactMap { $0.range?.start.line }.compactMap { line in
             guard line >= 1, line <= text.count, text[line - 1].hasPrefix("  "), !text[line - 1].hasPrefix("   ") else { return nil }
-            let name = text[line - 1].dropFirst(2).prefix { $0 != ":" }
-            return before.contains(String(name)) ? nil : (line, String(name))
+            return (line, String(text[line - 1].dropFirst(2).prefix { $0 != ":" }))
         }
-        guard !names.isEmpty else { return }
-        try editable()
-        var lines = text
-        for (line, _) in names.sorted(by: { $0.0 > $1.0 }) {
-            var end = line
-            while end < lines.count, lines[end].hasPrefix("   ") { end += 1 }
-            lines.removeSubrange((line - 1)..<end)
-        }
-        if let p = lines.firstIndex(of: "params:"), p + 1 >= lines.count || !lines[p + 1].hasPrefix("  ") { lines.remove(at: p) }
-        try replace(with: lines.joined(separator: "\n"), what: "removing the params no stage uses: " + names.map(\.1).sorted().joined(separator: ", "))
     }
 
     /// The names of the params no stage uses.
-    var unusedParams: Set<String> {
-        let text = lines()
-        return Set(unusedParamLines.compactMap { line in
-            line >= 1 && line <= text.count ? String(text[line - 1].drop { $0 == " " }.prefix { $0 != ":" }) : nil
-        })
+    var unusedParams: Set<String> { Set(unusedParamEntries.map(\.name)) }
+
+    /// Removes the params that became unused since `before` (the `unusedParams` of the text a
+    /// revert started from): the stages that used them are gone, and the param with them, so
+    /// every later command does not warn of it. Params unused before are the user's to remove.
+    mutating func removeParams(unusedSince before: Set<String>) throws {
+        let entries = unusedParamEntries.filter { !before.contains($0.name) }
+        guard !entries.isEmpty else { return }
+        try editable()
+        var lines = lines()
+        for entry in entries.sorted(by: { $0.line > $1.line }) {
+            var end = entry.line
+            while end < lines.count, lines[end].hasPrefix("   ") { end += 1 }
+            lines.removeSubrange((entry.line - 1)..<end)
+        }
+        if let p = lines.firstIndex(of: "params:"), p + 1 >= lines.count || !lines[p + 1].hasPrefix("  ") { lines.remove(at: p) }
+        try replace(with: lines.joined(separator: "\n"), what: "removing the params no stage uses: " + entries.map(\.name).sorted().joined(separator: ", "))
     }
 
     /// Keeps the first `count` stages and drops the rest (for renders of an earlier layer).

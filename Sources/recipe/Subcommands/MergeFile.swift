@@ -86,9 +86,10 @@ struct MergeFile: ParsableCommand {
         var options = CheckOptions()
         options.checkFilesExist = false
         options.allowFilesOutside = true
-        for path in [base, ours, theirs] where path != "/dev/null" {
-            guard let bytes = try? InputFile.readAll(path, limit: options.limits.maxBytes) else { continue }
-            let file = SourceFile(path: path, bytes: bytes)
+        // Each side's text, read once (nil for git's /dev/null).
+        let sources = [base, ours, theirs].map { RecipeDocument.source(path: $0) }
+        for case let file? in sources {
+            let path = file.path
             let errors = RecipeChecker.check(file, options: options).diagnostics.filter { $0.severity == .error && $0.code != .unresolvedConflict }
             guard errors.isEmpty else {
                 Console.error(relabel("\(path): not a valid recipe; nothing merged, \(ours) left as it was"))
@@ -97,7 +98,7 @@ struct MergeFile: ParsableCommand {
             }
         }
         let merge = RecipeMerge(base: documents[0], ours: documents[1], theirs: documents[2],
-                                oursText: RecipeDocument.source(path: ours))
+                                oursText: sources[1])
         if toStdout {
             print(merge.text, terminator: "")
         } else {
@@ -106,9 +107,9 @@ struct MergeFile: ParsableCommand {
         for note in merge.notes { Console.warning(relabel(note)) }
         // The merge is by meaning: a comment THEIRS added or changed where the meaning did not
         // change is not carried over. Said, not dropped silently.
-        func text(_ path: String) -> String { RecipeDocument.source(path: path).map { String(decoding: $0.bytes, as: UTF8.self) } ?? "" }
-        let theirsText = text(theirs)
-        let baseComments = Set(Self.comments(text(base)).map(\.text))
+        func text(_ file: SourceFile?) -> String { file.map { String(decoding: $0.bytes, as: UTF8.self) } ?? "" }
+        let theirsText = text(sources[2])
+        let baseComments = Set(Self.comments(text(sources[0])).map(\.text))
         let mergedComments = Set(Self.comments(merge.text).map(\.text))
         for comment in Self.comments(theirsText) where !baseComments.contains(comment.text) && !mergedComments.contains(comment.text) {
             Console.warning(relabel("\(theirs):\(comment.line): its comment `\(comment.text.prefix(80))` is not in the merge (comments follow only a change they sit on): add it by hand"))
