@@ -238,10 +238,16 @@ package struct BatchRun {
         }
     }
 
+    /// The format outputs are written in: `--format`, else the recipes' `output: {format:}`,
+    /// else each photo's own.
+    var outputFormat: OutputFormatChoice {
+        format != .same ? format : chain.output.format.flatMap(OutputFormatChoice.init(rawValue:)) ?? .same
+    }
+
     /// What every output's recipe key starts from: the output settings and the recipes' meaning.
     var baseKey: String {
         // Every format's settings: with --format same, one batch writes several formats.
-        let settingsKey = "engine-settings\nformat \(format.rawValue)\nsize \(size)\n"
+        let settingsKey = "engine-settings\nformat \(outputFormat.rawValue)\nsize \(size)\n"
             + ImageFileFormat.allCases.map { encoding.key(for: $0) + "\n" }.joined()
             + (profile == nil && intent == nil ? "" : "profile \(profile?.description ?? "-")\nintent \(intent?.rawValue ?? "-")\n")
             + "damaged \(decode.allowDamaged)\nmax-pixels \(decode.maxPixels)\nfuse \(fuse)\n"
@@ -261,7 +267,7 @@ package struct BatchRun {
             let edited = (onlyEdited || withSidecars) && Paths.isFile(sidecarPath)
             if onlyEdited, !edited { continue }
             // A raw is never written: `--format same` makes it a JPEG.
-            let ext = format.fileFormat?.preferredExtension ?? (RawDetection.hasRawExtension(photo.relative) ? "jpg" : nil)
+            let ext = outputFormat.fileFormat?.preferredExtension ?? (RawDetection.hasRawExtension(photo.relative) ? "jpg" : nil)
             guard let output = template.path(for: photo.relative, ext: ext, recipe: recipeLabel) else {
                 items.append(Item(photo: photo, output: photo.relative, outputPath: "", recipeSHA256: baseSHA,
                                   problem: "the name template `\(template.template)` takes it outside the output folder"))

@@ -32,12 +32,43 @@ public struct OutputEncoding: Sendable, Equatable {
     public var webp = WebPOptions(quality: 85)
     public var tiff = TIFFOptions()
 
+    /// `--max-bytes` (or the recipe's `output: {max-bytes:}`): the most bytes a lossy output
+    /// may have; a render then finds the highest quality whose file fits (`quality` is the
+    /// highest it tries). nil: no limit.
+    public var maxBytes: Int?
+    /// The quality `setQuality` was given (nil: each format's default).
+    public private(set) var explicitQuality: Int?
+
     public init() {}
+
+    /// The quality an output in `format` is written at (nil: not a lossy format, or written
+    /// lossless).
+    public func quality(of format: ImageFileFormat) -> Int? {
+        switch format {
+        case .jpeg: jpeg.quality
+        case .webp: webp.lossless ? nil : webp.quality
+        case .heif, .avif: heif.lossless ? nil : heif.quality
+        case .png, .tiff, .raw: nil
+        }
+    }
+
+    /// This encoding with `format`'s quality set to `q` (a try of the `maxBytes` search).
+    public func with(quality q: Int, for format: ImageFileFormat) -> OutputEncoding {
+        var e = self
+        switch format {
+        case .jpeg: e.jpeg.quality = q
+        case .webp: e.webp.quality = q
+        case .heif, .avif: e.heif.quality = q
+        case .png, .tiff, .raw: break
+        }
+        return e
+    }
 
     /// `--quality`: the quality of every lossy format, each on its own scale (libjpeg's 1–100,
     /// libwebp's and libheif's 0–100). Unset, each keeps its default: JPEG 90, WebP 85,
     /// HEIC/AVIF 50 (libheif's and libvips' default).
     public mutating func setQuality(_ q: Int) {
+        explicitQuality = q
         jpeg.quality = q
         webp.quality = q
         heif.quality = q
@@ -55,6 +86,11 @@ public struct OutputEncoding: Sendable, Equatable {
     /// The settings that change the bytes of an output in `format` (part of `apply`'s up-to-date
     /// key): another format's options do not make an output stale.
     public func key(for format: ImageFileFormat) -> String {
+        let limit = maxBytes.map { quality(of: format) == nil ? "" : " max-bytes \($0)" } ?? ""
+        return settingsKey(for: format) + limit
+    }
+
+    private func settingsKey(for format: ImageFileFormat) -> String {
         switch format {
         case .jpeg: "jpeg quality \(jpeg.quality) subsampling \(jpeg.subsampling) progressive \(jpeg.progressive) optimize \(jpeg.optimizeCoding)"
         case .png: "png level \(png.compressionLevel)"

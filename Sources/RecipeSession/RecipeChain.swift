@@ -74,12 +74,9 @@ package struct RecipeChain: Sendable {
                 continue
             }
             // The graph's signature is the recipe's meaning: formatting, comments and notes do not change it.
-            if let said = final.output {
-                output.profile = said.profile ?? output.profile
-                output.intent = said.intent ?? output.intent
-            }
+            if let said = final.output { output = output.merged(with: said) }
             var key = "recipe\n" + final.graph!.signature
-            if let said = final.output { key += "output \(said.profile ?? "-") \(said.intent ?? "-")\n" }
+            if let said = final.output { key += said.signature }
             key += "files\n"
             for file in Self.referencedFiles(final) {
                 let resolved = file.hasPrefix("/") ? file : Paths.join(Paths.folder(of: path), file)
@@ -108,6 +105,7 @@ package struct RecipeChain: Sendable {
                 if case .file(let f)? = stage.params[name], !files.contains(f) { files.append(f) }
             }
         }
+        if let mark = checked.output?.watermark?.image, !files.contains(mark) { files.append(mark) }
         return files
     }
 

@@ -84,8 +84,28 @@ extension RenderJob {
             rows = walk.resample("resampling the result to \(finalSize.width)×\(finalSize.height)", rows, to: finalSize, kernel: .lanczos3,
                                  format: rows.format)
         }
+        if export.sharpen != nil || export.watermark != nil {
+            // The finishing stages (`finishing`): float strips, the unsharp mask's window of rows
+            // (its ring and the originals waiting, about 3σ + 6 rows of planes), the mark.
+            let floats = PixelFormat(.rgb, .float32)
+            var bytes = 2 * PixelBuffer.bytes(width: rows.width, rowCapacity: StripPipeline.stripRows(width: rows.width, format: floats), format: floats)
+            if let s = export.sharpen { bytes += 2 * (Int(3 * s.sigma) * 2 + 8) * rows.width * floats.bytesPerPixel }
+            if let w = export.watermark {
+                let width = WatermarkPlacement(w, photo: rows.size).width
+                let aspect = (try? ImageDecoders.open(w.path)).map { Double($0.info.height) / Double(max(1, $0.info.width)) } ?? 1
+                bytes += 16 * width * max(1, Int(Double(width) * aspect))
+            }
+            walk.estimate.add("output sharpening and the watermark", bytes)
+            rows.format = PixelFormat(.rgb, rows.format.sampleType)
+        }
         let outFormat = ImageEncoders.pixelFormat(setup.outputFormat, for: rows.format.colorModel, deep: info.bitDepth > 8)
         let encoding = "encoding the \(setup.outputFormat.rawValue) output"
+        if let maxBytes = self.encoding.maxBytes {
+            // The image kept for the encodes at several qualities, and the best file so far and
+            // the try in memory.
+            walk.estimate.add("keeping the result for --max-bytes (its encodes in memory)",
+                              KeptImage.bytes(width: rows.width, height: rows.height, format: outFormat) + 3 * maxBytes)
+        }
         if rows.format != outFormat { rows = walk.convert(encoding, rows, to: outFormat) }
         // The strip pipeline takes a prefetch's own strips as they are; from any other stage it
         // reads into a strip of its own.

@@ -53,6 +53,8 @@ package struct RenderJob {
     package var size: RenderSize = .full
     package var decode = DecodeOptions()
     package var encoding = OutputEncoding()
+    /// Output sharpening, watermark and metadata policy (the recipes' `output:`).
+    package var export = ExportSettings()
     /// Threads: 1 renders on the calling thread; more put the decoder and each stage on a
     /// thread of its own, and from 3 on the point passes split their rows across `threads − 1`.
     package var threads = RenderJob.defaultThreads
@@ -123,6 +125,21 @@ package struct RenderJob {
         package var warnings: [ImageWarning]
         /// The output was discarded by the `commitGate`: nothing was written.
         package var superseded = false
+        /// With a size limit (`--max-bytes`): the quality found.
+        package var fit: Fit?
+
+        /// The quality a size limit found: the file's bytes, and how many encodes it took.
+        package struct Fit: Sendable, Equatable {
+            package var quality: Int
+            package var bytes: Int
+            package var encodes: Int
+            package var limit: Int
+
+            /// `quality 83: 306118 bytes, within the 307200 of --max-bytes 300 KiB (3 encodes)`.
+            package var description: String {
+                "quality \(quality): \(bytes) bytes, within the \(limit) of --max-bytes \(MemoryBudget.text(limit)) (\(encodes) encode\(encodes == 1 ? "" : "s"))"
+            }
+        }
     }
 
     /// What a render decides from the photo's header before decoding: `run` renders with it and
@@ -317,6 +334,7 @@ package struct RenderJob {
         if let finalSize, chain.width != finalSize.width || chain.height != finalSize.height {
             chain = ResampleStep(source: chain, width: finalSize.width, height: finalSize.height)
         }
+        chain = try finishing(chain, format: outputFormat, deep: info.bitDepth > 8, pool: pool)
         let outFormat = ImageEncoders.pixelFormat(outputFormat, for: chain.format.colorModel, deep: info.bitDepth > 8)
         if chain.format != outFormat {
             chain = ConvertStep(source: chain, to: outFormat)
@@ -335,7 +353,14 @@ package struct RenderJob {
             metadata.icc = nil
         }
         let file = try AtomicOutputFile(path: output)
+        var fit: Outcome.Fit?
         let encoderWarnings = try file.writing {
+            if let maxBytes = encoding.maxBytes {
+                let fitted = try encodeFitting(chain, format: outputFormat, pixels: outFormat, metadata: metadata, maxBytes: maxBytes,
+                                               into: file, deadline: deadline)
+                fit = fitted.fit
+                return fitted.warnings
+            }
             let encoder = try ImageEncoders.open(outputFormat, handle: file.handle, path: output, width: chain.width, height: chain.height,
                                                  pixels: outFormat, metadata: metadata, encoding: encoding)
             do {
@@ -354,7 +379,7 @@ package struct RenderJob {
         }
         return Outcome(width: chain.width, height: chain.height, scaleDenominator: denominator,
                        warnings: color.warnings + decoder.warnings + encoderWarnings.map { ImageWarning(path: output, $0) },
-                       superseded: !committed)
+                       superseded: !committed, fit: fit)
     }
 
     /// Point work that runs inside the neighbourhood stages beside it rather than as passes of

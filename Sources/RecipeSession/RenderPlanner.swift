@@ -115,10 +115,7 @@ package enum RenderPlanner {
                 result.failedAt = current
                 return result
             }
-            if let said = checked.output {
-                result.output.profile = said.profile ?? result.output.profile
-                result.output.intent = said.intent ?? result.output.intent
-            }
+            if let said = checked.output { result.output = result.output.merged(with: said) }
             if recipes.count == 1 {
                 graph = next
                 result.filesFolder = recipe.path
@@ -160,6 +157,10 @@ package struct RenderPlan {
         var job = RenderJob(input: request.photo, output: output, size: request.size)
         job.decode = request.decodeOptions(develop: nil)
         (job.profile, job.intent) = request.output(self.output)
+        job.encoding = request.encoding
+        if job.encoding.explicitQuality == nil, let quality = self.output?.quality { job.encoding.setQuality(quality) }
+        job.encoding.maxBytes = request.encoding.maxBytes ?? self.output?.maxBytes
+        job.export = ExportSettings(self.output)
         job.threads = request.threads
         job.memoryBudget = request.budget
         job.timeout = request.timeout

@@ -61,6 +61,9 @@ package struct RenderRequest: Sendable {
     /// `--profile` / `--intent` (nil: the recipes' `output:`, else keep / relative).
     package var profile: OutputProfile?
     package var intent: RenderingIntent?
+    /// How the output is encoded (`--quality`, `--max-bytes`, the formats' options); a recipe's
+    /// `output:` quality and size limit apply where these do not say.
+    package var encoding = OutputEncoding()
     /// `--max-pixels`, `--allow-damaged`; the raw develop and LibRaw's limit are set from the plan
     /// and the budget.
     package var decode = DecodeOptions()

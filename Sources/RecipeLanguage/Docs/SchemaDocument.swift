@@ -97,18 +97,47 @@ public enum SchemaDocument {
                     ])])),
                 ])),
                 ("output", .object([
-                    ("description", "the colour the recipe's renders are written in, unless the command line says otherwise"),
+                    ("description", "how the recipe's renders are written: colour and export settings, unless the command line says otherwise"),
                     ("type", "object"), ("additionalProperties", false),
-                    ("properties", .object([
-                        ("profile", .object([("enum", .array(["keep", "srgb", "display-p3", "adobe-rgb", "rec2020"])),
-                                             ("description", "keep: the photo's own colour space")])),
-                        ("intent", .object([("enum", .array(["perceptual", "relative", "saturation", "absolute"]))])),
-                    ])),
+                    ("properties", .object(outputProperties)),
                 ])),
                 ("stages", .object([("type", .array(["array", "null"])), ("items", .object([("$ref", "#/$defs/stage")]))])),
             ])),
             ("$defs", .object(defs)),
         ])
+    }
+
+    /// The keys of `output:` (Checker+Output.swift checks them).
+    static var outputProperties: [(String, JSONValue)] {
+        typealias C = CheckedRecipe.Output.Choices
+        func words(_ list: [String]) -> JSONValue { .array(list.map { .string($0) }) }
+        let share: JSONValue = .object([("anyOf", [.object([("type", "number")]), .object([("type", "string"), ("pattern", "^[0-9.]+%$")])])])
+        let text: JSONValue = .object([("type", "string"), ("maxLength", .int(2000))])
+        return [
+            ("profile", .object([("enum", words(C.profiles)), ("description", "keep: the photo's own colour space")])),
+            ("intent", .object([("enum", words(C.intents))])),
+            ("format", .object([("enum", words(C.formats)), ("description", "the format `apply` writes (-o OUT's extension wins for `render`)")])),
+            ("quality", .object([("type", "integer"), ("minimum", .int(1)), ("maximum", .int(100))])),
+            ("max-bytes", .object([("anyOf", [.object([("type", "integer"), ("minimum", .int(1024))]),
+                                               .object([("type", "string"), ("pattern", "^[0-9.]+ *([kKmMgG]i?[bB]?)?$")])]),
+                                   ("description", "the largest file: the highest quality that fits (JPEG, WebP, HEIC, AVIF)")])),
+            ("sharpen", .object([("anyOf", [.object([("enum", words(C.sharpenTargets))]),
+                                             .object([("type", "object"), ("additionalProperties", false), ("required", ["for"]),
+                                                      ("properties", .object([("for", .object([("enum", words(C.sharpenTargets))])),
+                                                                              ("amount", .object([("enum", words(C.sharpenAmounts))]))]))])]),
+                                 ("description", "output sharpening after the last resize")])),
+            ("watermark", .object([("type", "object"), ("additionalProperties", false), ("required", ["image"]),
+                                   ("properties", .object([("image", .object([("type", "string"), ("pattern", "\\.[pP][nN][gG]$")])),
+                                                           ("position", .object([("enum", words(C.positions))])),
+                                                           ("scale", share), ("margin", share),
+                                                           ("opacity", .object([("type", "number"), ("minimum", .int(0)), ("maximum", .int(1))]))]))])),
+            ("metadata", .object([("anyOf", [.object([("enum", words(C.keep))]),
+                                              .object([("type", "object"), ("additionalProperties", false),
+                                                       ("properties", .object([("keep", .object([("enum", words(C.keep))])),
+                                                                               ("strip", .object([("anyOf", [.object([("enum", words(C.strip))]),
+                                                                                                             .object([("type", "array"), ("items", .object([("enum", words(C.strip))]))])])])),
+                                                                               ("copyright", text), ("creator", text)]))])])])),
+        ]
     }
 
     static func opSchema(_ op: OperationSpec) -> JSONValue {

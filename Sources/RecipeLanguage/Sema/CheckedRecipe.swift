@@ -3,18 +3,6 @@ import RecipeCore
 /// The result of checking one recipe: the diagnostics, and when there is no error the typed
 /// filter DAG. The YAML tree is kept (after migrations) for `fmt` and `migrate`.
 public struct CheckedRecipe: Sendable {
-    /// The recipe's `output:` settings: the colour its renders are written in.
-    public struct Output: Sendable, Equatable {
-        /// keep, srgb, display-p3, adobe-rgb or rec2020 (nil: not said).
-        public var profile: String?
-        /// perceptual, relative, saturation or absolute (nil: not said).
-        public var intent: String?
-        public init(profile: String? = nil, intent: String? = nil) {
-            self.profile = profile
-            self.intent = intent
-        }
-    }
-
     /// `output:`, when the recipe has one.
     public var output: Output?
 

@@ -14,9 +14,6 @@ import RecipeOps
 /// ```
 public enum RecipeChecker {
     static let topLevelKeys = ["format", "version", "note", "original", "params", "output", "stages"]
-    /// The keys of `output:` and the words each takes.
-    static let outputProfiles = ["keep", "srgb", "display-p3", "adobe-rgb", "rec2020"]
-    static let outputIntents = ["perceptual", "relative", "saturation", "absolute"]
     static let metaKeys = ["id", "input", "enabled", "mask", "note"]
 
     /// Reads and checks the recipe at `path`. A file that cannot be read is an R107 diagnostic.
@@ -255,40 +252,6 @@ struct Checker {
     }
 
     // MARK: - params: (knobs)
-
-    /// `output: {profile: srgb, intent: perceptual}`: the colour the recipe's renders are written in,
-    /// unless the command line says otherwise.
-    mutating func checkOutput(_ node: YAMLNode) {
-        guard let fields = node.mapping else {
-            error(.wrongType, "`output` is a mapping such as `{profile: srgb}`, not \(node.kindDescription)", node.range)
-            return
-        }
-        var settings = CheckedRecipe.Output()
-        for field in fields {
-            let key = field.key.scalar ?? "?"
-            let choices: [String]
-            switch key {
-            case "profile": choices = RecipeChecker.outputProfiles
-            case "intent": choices = RecipeChecker.outputIntents
-            default:
-                unknownKey(key, field.key.range, valid: ["profile", "intent"], context: "`output`")
-                continue
-            }
-            guard let word = field.value.scalar, field.value.sequence == nil, !field.value.isNull else {
-                error(.wrongType, "`\(key)` of `output` is one of \(Suggestions.list(choices, conjunction: "or", limit: 8)), not \(field.value.kindDescription)", field.value.range)
-                continue
-            }
-            guard choices.contains(word) else {
-                var notes: [Diagnostic.Note] = []
-                if let guess = Suggestions.closest(to: word, in: choices) { notes.append(.init("did you mean `\(guess)`?")) }
-                notes.append(.init("choices: \(Suggestions.list(choices, conjunction: "or", limit: 8))" + (key == "profile" ? "; an ICC file is given on the command line (`--profile FILE.icc`)" : "")))
-                error(.invalidChoice, "`\(word)` is not a \(key) for `output`", field.value.range, notes: notes)
-                continue
-            }
-            if key == "profile" { settings.profile = word } else { settings.intent = word }
-        }
-        result.output = settings
-    }
 
     mutating func checkKnobs(_ node: YAMLNode?) {
         defer {

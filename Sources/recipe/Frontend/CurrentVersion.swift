@@ -57,15 +57,9 @@ struct CurrentVersionOptions: ParsableArguments {
         request.profile = profile
         request.intent = intent
         request.threads = threads.count
+        if let quality { request.encoding.setQuality(quality) }
         limits.apply(to: &request)
         return request
-    }
-
-    /// How the current version is encoded (`--quality`).
-    var encoding: OutputEncoding {
-        var encoding = OutputEncoding()
-        if let quality { encoding.setQuality(quality) }
-        return encoding
     }
 
     /// The current version's path for `photo`.
@@ -98,20 +92,20 @@ enum SidecarRender {
     /// (another `edit` or `revert`, whose own render writes the newer version).
     @discardableResult
     static func render(_ sidecar: Sidecar, asset: Asset, to output: String, request template: RenderRequest,
-                       encoding: OutputEncoding, onlyIfCurrent: Bool = false) throws -> String? {
+                       onlyIfCurrent: Bool = false) throws -> String? {
         let source = try asset.renderSource(sidecar)
         let gate = onlyIfCurrent ? currentGate(sidecar) : nil
         let passThrough = sidecar.checked.graph.map { $0.nodes.count == 1 } ?? false
         let sourceFormat = ImageFileFormat.sniff(try InputFile.prefix(source, count: ImageFileFormat.sniffLength))
         let sameFormat = sourceFormat != nil && sourceFormat == ImageFileFormat(pathExtension: output)
-        if passThrough, template.size == .full, sameFormat, template.profile == nil || template.profile == .keep {
+        let exports = (sidecar.checked.output ?? .init()) != .init() || template.encoding.maxBytes != nil
+        if passThrough, !exports, template.size == .full, sameFormat, template.profile == nil || template.profile == .keep {
             return try copy(source, to: output, gate: gate) ? source : nil
         }
         var request = template
         request.photo = source
         request.recipes = passThrough ? [] : [.sidecar(sidecar)]
         var job = try RenderPlanner.planForCommand(request).job(output: output)
-        job.encoding = encoding
         job.commitGate = gate
         let outcome = try job.run()
         Console.warnings(outcome.warnings)

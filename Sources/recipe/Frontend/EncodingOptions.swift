@@ -12,6 +12,9 @@ struct EncodingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Quality of lossy outputs, 1-100, on each format's own scale (default: JPEG 90, WebP 85, HEIC and AVIF 50).", valueName: "n"))
     var quality: Int?
 
+    @Option(help: ArgumentHelp("The most bytes a JPEG, WebP, HEIC or AVIF output may have (300K, 2M): the highest quality that fits, up to --quality, found in a few encodes (default: the recipe's `output: {max-bytes:}`, else no limit).", valueName: "size"))
+    var maxBytes: ByteSize?
+
     @Flag(help: "Lossless WebP, HEIC and AVIF output.")
     var lossless = false
 
@@ -40,6 +43,7 @@ struct EncodingOptions: ParsableArguments {
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
         guard (0...9).contains(pngCompression) else { throw ValidationError("--png-compression must be between 0 and 9") }
         try profile?.requireFile()
+        if maxBytes != nil, lossless { throw ValidationError("--max-bytes takes a lossy output: not with --lossless") }
     }
 
     /// Every format's settings from the options.
@@ -49,6 +53,7 @@ struct EncodingOptions: ParsableArguments {
         e.png = PNGOptions(compressionLevel: pngCompression)
         e.tiff = TIFFOptions(compression: tiffCompression)
         if let quality { e.setQuality(quality) }
+        e.maxBytes = maxBytes?.bytes
         e.lossless = lossless
         return e
     }
@@ -69,3 +74,15 @@ extension OutputProfile: ExpressibleByArgument {
 }
 
 extension RenderingIntent: ExpressibleByArgument {}
+
+/// `--max-bytes 300K`: K, M and G are 1024, 1024² and 1024³ (KiB, MiB, GiB); 1K at least.
+struct ByteSize: ExpressibleByArgument {
+    var bytes: Int
+
+    init?(argument: String) {
+        guard let size = MemoryBudget(argument: argument), size.bytes >= 1024, size.bytes <= 1 << 30 else { return nil }
+        bytes = size.bytes
+    }
+
+    static var defaultCompletionKind: CompletionKind { .default }
+}

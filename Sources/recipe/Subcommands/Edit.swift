@@ -104,7 +104,7 @@ enum LifecycleCommand {
     static func renderCurrent(_ sidecar: Sidecar, asset: Asset, current: CurrentVersionOptions) throws {
         let output = current.path(for: asset.photo)
         guard let source = try SidecarRender.render(sidecar, asset: asset, to: output, request: current.request(asset.photo),
-                                                    encoding: current.encoding, onlyIfCurrent: true) else {
+                                                    onlyIfCurrent: true) else {
             // Two edits at once: the later one's render writes the version with both.
             print("not rendered to \(output): the edit changed while this render ran (another recipe command); its render writes the newer version")
             return

@@ -108,7 +108,7 @@ struct History: ParsableCommand {
             }
             var cut = sidecar
             try cut.keepFirst(layer.index)
-            try SidecarRender.render(cut, asset: asset, to: path, request: request, encoding: OutputEncoding())
+            try SidecarRender.render(cut, asset: asset, to: path, request: request)
             tiles.append((label: layer.label, sublabel: layer.short, image: try RGBImage.read(path)))
         }
         var layout = ContactSheet(boxWidth: thumbnail, boxHeight: thumbnail)

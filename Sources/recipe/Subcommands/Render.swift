@@ -84,10 +84,9 @@ struct Render: ParsableCommand {
         }
         var request = request(photo)
         if let recipe { request.recipes = [RenderRequest.Recipe(path: recipe, overrides: try parseOverrides(overrides))] }
-        var job = try RenderPlanner.planForCommand(request).job(output: output)
-        job.encoding = encoding.encoding
-        let outcome = try job.run()
+        let outcome = try RenderPlanner.planForCommand(request).job(output: output).run()
         Console.warnings(outcome.warnings)
+        if let fit = outcome.fit { Console.printError("\(output): \(fit.description)") }
     }
 
     /// The render this command asks for of `photo`, before its recipes.
@@ -96,6 +95,7 @@ struct Render: ParsableCommand {
         request.size = size
         request.profile = encoding.profile
         request.intent = encoding.intent
+        request.encoding = encoding.encoding
         request.threads = threads.count
         request.fuse = !noFuse
         limits.apply(to: &request)
@@ -113,7 +113,7 @@ struct Render: ParsableCommand {
             guard !sidecar.checked.hasErrors else { throw CommandFailure.usage }
             try asset.verify(sidecar)
             let path = CurrentVersionOptions.path(for: photo, output: output, outputDir: outputDir)
-            try SidecarRender.render(sidecar, asset: asset, to: path, request: request(photo), encoding: encoding.encoding)
+            try SidecarRender.render(sidecar, asset: asset, to: path, request: request(photo))
             print("rendered \(path)")
         }
     }
