@@ -113,7 +113,7 @@ extension RenderJob {
         if !walk.endsInPrefetch { walk.estimate.add(encoding, PixelBuffer.bytes(width: rows.width, rowCapacity: stripRows, format: rows.format)) }
         walk.reads(stripRows)
         walk.estimate.add(encoding, ImageEncoders.encodingBytes(setup.outputFormat, width: rows.width, height: rows.height, pixels: outFormat,
-                                                                encoding: self.encoding) + AtomicOutputFile.bufferBytes)
+                                                                encoding: encodingAsWritten) + AtomicOutputFile.bufferBytes)
         walk.closeTees()
         walk.estimate.add("building the passes' tables (samples, freed)", walk.firstRow)
         return walk.estimate
