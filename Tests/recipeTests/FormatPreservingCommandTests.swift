@@ -34,8 +34,8 @@ struct FormatPreservingCommandTests: CLITest {
         """
 
     /// Writes `base`, ours and theirs into `dir` and runs `recipe merge-file` on them.
-    func mergeFile(in dir: String, ours: String, theirs: String, options: [String] = []) throws -> ToolResult {
-        try write(Self.base, dir + "/base.recipe.yaml")
+    func mergeFile(in dir: String, base: String = Self.base, ours: String, theirs: String, options: [String] = []) throws -> ToolResult {
+        try write(base, dir + "/base.recipe.yaml")
         try write(ours, dir + "/ours.recipe.yaml")
         try write(theirs, dir + "/theirs.recipe.yaml")
         return try recipe(["merge-file"] + options + [dir + "/base.recipe.yaml", dir + "/ours.recipe.yaml", dir + "/theirs.recipe.yaml"])
@@ -106,6 +106,23 @@ struct FormatPreservingCommandTests: CLITest {
             #expect(r.stderr.contains("its comment `\(comment)` is not in the merge"), "\(r.stderr)")
         }
         #expect(!r.stderr.contains("`punchy`") && !r.stderr.contains("`stops`"), "a comment both sides share is not named: \(r.stderr)")
+    }
+
+    @Test("a note written as a literal block stays one: merged from THEIRS (it became a quoted string) and in fmt's form")
+    func literalBlockNote() throws {
+        let dir = TestPaths.temporaryDirectory("fmt-merge-literal").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let base = "format: dev.recipe.edit\nversion: 1.2\nnote: |\n  line one\n  line two\nstages:\n  - exposure: 0.3\n"
+        let ours = base.replacingOccurrences(of: "exposure: 0.3", with: "exposure: 0.5")
+        let theirs = base.replacingOccurrences(of: "line two", with: "line three") + "  - sepia: 0.2\n"
+        let r = try mergeFile(in: dir, base: base, ours: ours, theirs: theirs)
+        #expect(r.status == 0, "\(r.stderr)")
+        let merged = try String(contentsOfFile: dir + "/ours.recipe.yaml", encoding: .utf8)
+        #expect(merged == "format: dev.recipe.edit\nversion: 1.2\nnote: |\n  line one\n  line three\nstages:\n  - exposure: 0.5\n  - sepia: 0.2\n", "\(merged)")
+        // fmt writes a note of several lines as a literal block, at the top and in a stage.
+        try write("format: dev.recipe.edit\nversion: 1.2\nnote: \"a\\nb\\n\"\nstages:\n  - exposure: 0.3\n    note: \"x\\ny\"\n", dir + "/q.recipe.yaml")
+        let formatted = try ok(["fmt", "--stdout", dir + "/q.recipe.yaml"])
+        #expect(formatted == "format: dev.recipe.edit\nversion: 1.2\nnote: |\n  a\n  b\nstages:\n  - exposure: 0.3\n    note: |-\n      x\n      y\n", "\(formatted)")
     }
 
     @Test("merge-file refuses a side that is not a valid recipe (`x: 1` at the top of THEIRS was merged in, exit 0): exit 2, OURS as it was")

@@ -129,6 +129,17 @@ public struct SourceEditor: Sendable {
             }
         }
         let isBlock = v.scalarStyle == .literal || v.scalarStyle == .folded || (!v.flow && v.scalar == nil)
+        // A literal block given new text stays a literal block (a note's lines, merged from the
+        // other side), indented as it was.
+        if v.scalarStyle == .literal, let new = Self.flowValue(text)?.1.scalar, new.contains("\n") {
+            let keyColumn = p.key.range.start.column - 1
+            let lines = v.range.start.line < v.lastLine ? file.text(v.range).split(separator: "\n").dropFirst() : []
+            let indent = lines.first { !$0.allSatisfy { $0 == " " } }.map { $0.prefix { $0 == " " }.count } ?? keyColumn + 2
+            if let block = YAMLText.literalBlock(new, indent: max(indent, keyColumn + 1), parentIndent: keyColumn) {
+                replace(p.key.range.end.offset..<contentEnd(v), with: ": " + block)
+                return
+            }
+        }
         if isBlock {
             replace(p.key.range.end.offset..<contentEnd(v), with: ": " + text)
         } else {

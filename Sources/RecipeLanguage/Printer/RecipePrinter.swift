@@ -99,7 +99,7 @@ public enum RecipePrinter {
                     add(Element(depth: 0, indent: 0, head: "output: " + orderedFlow(pair.value, ["profile", "intent"]),
                                 sourceStart: start, sourceEnd: end, keepsBlank: true))
                 default:
-                    let text = key == "note" ? noteText(pair.value) : genericText(pair.value)
+                    let text = key == "note" ? noteText(pair.value, column: 0) : genericText(pair.value)
                     add(Element(depth: 0, indent: 0, head: "\(key): \(text)", sourceStart: start, sourceEnd: end, keepsBlank: true))
                 }
             }
@@ -147,7 +147,7 @@ public enum RecipePrinter {
                     element.head = prefix + "mask: " + maskText(pair.value)
                     add(element)
                 } else {
-                    element.head = prefix + key + ": " + (key == "note" ? noteText(pair.value) : genericText(pair.value))
+                    element.head = prefix + key + ": " + (key == "note" ? noteText(pair.value, column: element.indent + prefix.count) : genericText(pair.value))
                     add(element)
                 }
             }
@@ -258,9 +258,11 @@ public enum RecipePrinter {
             }
         }
 
-        /// A note: free text in block context, so commas and brackets need no quotes.
-        func noteText(_ node: YAMLNode) -> String {
+        /// A note: free text in block context, so commas and brackets need no quotes; lines as a
+        /// literal block (`|`) indented two past its key at `column`.
+        func noteText(_ node: YAMLNode, column: Int) -> String {
             guard let s = node.scalar else { return genericText(node) }
+            if s.contains("\n"), let block = YAMLText.literalBlock(s, indent: column + 2, parentIndent: column) { return block }
             return YAMLText.string(s, inFlow: false)
         }
 

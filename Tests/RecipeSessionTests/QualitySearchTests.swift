@@ -1,0 +1,55 @@
+import Foundation
+import RecipeSession
+import Testing
+
+/// `--max-bytes`'s search against size curves given as formulas: the measured JPEG law (size as
+/// libjpeg's quantiser scale to the power −0.6), a WebP-like curve with a jump, and limits that
+/// nothing or everything meets.
+@Suite("--max-bytes: the quality search")
+struct QualitySearchTests {
+    /// libjpeg's scale factor for quality q.
+    static func scale(_ q: Int) -> Double { q < 50 ? 5000 / Double(q) : max(1, 200 - 2 * Double(q)) }
+
+    /// kodim03 as measured: 81,630 bytes at quality 90 (S = 20), size ∝ S^−0.6.
+    static func jpegLike(_ q: Int) -> Int { Int(81_630 * pow(scale(q) / 20, -0.6)) }
+
+    /// The best that fits, by trying every quality.
+    static func best(_ limit: Int, top: Int, _ size: (Int) -> Int) -> Int? { (1...top).last { size($0) <= limit } }
+
+    @Test("on the JPEG law, every limit from 15 to 80 KB: the best that fits (or one below) in at most 4 tries, the first at the top quality")
+    func jpegLaw() throws {
+        for limit in stride(from: 15_000, through: 80_000, by: 2_500) {
+            var seen: [Int] = []
+            let found = try QualitySearch.fit(maxBytes: limit, top: 90, axis: .jpeg) { q in
+                seen.append(q)
+                return Self.jpegLike(q)
+            }
+            let best = try #require(Self.best(limit, top: 90, Self.jpegLike))
+            let q = try #require(found.quality, "limit \(limit): nothing found, tries \(found.tries)")
+            #expect(seen.first == 90 && seen.count <= 4 && seen.count == found.tries.count && Set(seen).count == seen.count)
+            #expect(Self.jpegLike(q) <= limit && q <= best && q >= best - 1, "limit \(limit): found \(q), best \(best), tries \(found.tries)")
+        }
+    }
+
+    @Test("a top quality that fits is one try; a limit nothing meets is nil within 4 tries, down to quality 1")
+    func edges() throws {
+        let fits = try QualitySearch.fit(maxBytes: 1 << 30, top: 85, axis: .linear) { _ in 1000 }
+        #expect(fits.quality == 85 && fits.tries.count == 1)
+        var seen: [Int] = []
+        let none = try QualitySearch.fit(maxBytes: 10, top: 90, axis: .jpeg) { q in
+            seen.append(q)
+            return Self.jpegLike(q)
+        }
+        #expect(none.quality == nil && seen.count <= 4 && seen.last == 1, "tries \(none.tries)")
+    }
+
+    @Test("on a curve with a jump (libwebp above 75) the result fits and the tries stay within 4")
+    func jump() throws {
+        func webpLike(_ q: Int) -> Int { Int(7_214 * exp(0.0195 * Double(q - 10))) * (q > 75 ? 2 : 1) }
+        for limit in stride(from: 8_000, through: 60_000, by: 4_000) {
+            let found = try QualitySearch.fit(maxBytes: limit, top: 85, axis: .linear, size: webpLike)
+            let q = try #require(found.quality, "limit \(limit): \(found.tries)")
+            #expect(webpLike(q) <= limit && found.tries.count <= 4)
+        }
+    }
+}
