@@ -22,6 +22,9 @@ extension RecipeDocument {
         /// Every comment in `chunk`, above the stage or after its lines: a stage written afresh
         /// keeps them above itself.
         var comments: [String]
+        /// A merge takes this stage's text (`chunk`) over the file's own though they mean the
+        /// same: only the other side changed its comments or layout.
+        var takesText = false
 
         public func meta(_ name: String) -> Value? { meta.first { $0.name == name }?.value }
         public func param(_ name: String) -> Value? { params.first { $0.name == name }?.value }

@@ -295,6 +295,13 @@ public struct RecipeMerge: Sendable {
         case (nil, let b?): return b.same(o) ? [] : stageConflict(v, number: number)
         case (let a?, nil): return a.same(o) ? [] : stageConflict(v, number: number)
         case (let a?, let b?):
+            // Neither side changed the meaning, ours left the text as it was and theirs did not
+            // (a comment changed or added, the layout): theirs' text.
+            if a.same(o), b.same(o), let text = b.chunk, a.chunk == o.chunk, text != o.chunk {
+                var taken = b
+                taken.takesText = true
+                return whole(taken)
+            }
             if a.same(b) || b.same(o) { return whole(a) }
             if a.same(o) { return whole(b) }
             return fieldMerge(v, a, b, number: number)

@@ -127,7 +127,7 @@ struct TextRewriter {
 
     mutating func stages() throws(Unclear) {
         let old = document.stages, new = target.stages
-        if old.count == new.count, zip(old, new).allSatisfy({ $0.same($1) }) { return }
+        if old.count == new.count, zip(old, new).allSatisfy({ $0.same($1) }), !new.contains(where: \.takesText) { return }
         guard let stages = Self.pair("stages", in: root) else { throw Unclear("there is no `stages:`") }
         let nodes = stages.value.sequence ?? []
         guard nodes.count == old.count else { throw Unclear("its stages could not be told apart") }
@@ -149,7 +149,11 @@ struct TextRewriter {
         guard matching.moved.isEmpty else { throw Unclear("stages changed order") }
         let indent = stageIndent() ?? 2
         for (i, j) in matching.newIndex.enumerated() {
-            if let j {
+            if let j, new[j].takesText, old[i].same(new[j]) {
+                // The other side's text of a stage that means the same (its comments).
+                editor.delete(lines: ranges[i]!)
+                editor.insert(lines: stageLines(new[j], indent: indent, comments: true), before: ranges[i]!.upperBound + 1)
+            } else if let j {
                 try rewriteStage(nodes[i], old[i], new[j], indent: indent)
             } else {
                 editor.delete(lines: ranges[i]!)

@@ -105,14 +105,15 @@ struct MergeFile: ParsableCommand {
             try TextOutput.replace(ours, with: merge.text)
         }
         for note in merge.notes { Console.warning(relabel(note)) }
-        // The merge is by meaning: a comment THEIRS added or changed where the meaning did not
-        // change is not carried over. Said, not dropped silently.
+        // THEIRS' comments on a stage neither side changed the meaning of come with that stage
+        // (RecipeMerge); one elsewhere (the file's opening lines, a header key, a stage ours
+        // changed too) is not carried. Said, not dropped silently.
         func text(_ file: SourceFile?) -> String { file.map { String(decoding: $0.bytes, as: UTF8.self) } ?? "" }
         let theirsText = text(sources[2])
         let baseComments = Set(Self.comments(text(sources[0])).map(\.text))
         let mergedComments = Set(Self.comments(merge.text).map(\.text))
         for comment in Self.comments(theirsText) where !baseComments.contains(comment.text) && !mergedComments.contains(comment.text) {
-            Console.warning(relabel("\(theirs):\(comment.line): its comment `\(comment.text.prefix(80))` is not in the merge (comments follow only a change they sit on): add it by hand"))
+            Console.warning(relabel("\(theirs):\(comment.line): its comment `\(comment.text.prefix(80))` is not in the merge (outside the stages, or on a stage OURS changed too): add it by hand"))
         }
         if !merge.conflicts.isEmpty {
             let n = merge.conflicts.count
