@@ -60,6 +60,7 @@ struct BatchReport {
             if let error = outcome.error { fields.append(("error", .string(error))) }
             if !outcome.warnings.isEmpty { fields.append(("warnings", .list(outcome.warnings))) }
             if outcome.status == .rendered, !dryRun { fields.append(("seconds", .number((outcome.seconds * 1000).rounded() / 1000))) }
+            if let fit = outcome.fit { fields += [("quality", .int(fit.quality)), ("bytes", .int(fit.bytes)), ("encodes", .int(fit.encodes))] }
             print(JSONLine.object(fields))
             fflush(nil)
         }
@@ -71,7 +72,7 @@ struct BatchReport {
             }
             var line = "\(verb) \(item.photo.path)"
             if outcome.status != .failed { line += " → \(item.outputPath)" }
-            line += outcome.status == .failed ? ": \(outcome.error ?? outcome.reason)" : " (\(outcome.reason))"
+            line += outcome.status == .failed ? ": \(outcome.error ?? outcome.reason)" : " (\(outcome.reason)\(outcome.fit.map { "; quality \($0.quality), \($0.bytes) bytes" } ?? ""))"
             print(line)
             fflush(nil)
         }

@@ -83,6 +83,8 @@ package struct BatchRun {
         var warnings: [String] = []
         var seconds: Double = 0
         var record: Manifest.Record?
+        /// With a size limit: the quality found.
+        var fit: RenderJob.Outcome.Fit?
     }
 
     /// Returns whether any photo failed.

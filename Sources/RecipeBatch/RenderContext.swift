@@ -55,7 +55,8 @@ struct RenderContext: Sendable {
         do {
             let record = try render(&item)
             return BatchRun.Outcome(status: .rendered, item: item, reason: item.decision?.reason ?? "changed",
-                                    warnings: record.warnings, seconds: Double(FileStat.now() - start) / 1e9, record: record.record)
+                                    warnings: record.warnings, seconds: Double(FileStat.now() - start) / 1e9, record: record.record,
+                                    fit: record.fit)
         } catch {
             var message = Self.message(error)
             if message.hasPrefix(item.photo.path + ": ") { message.removeFirst(item.photo.path.count + 2) }
@@ -73,7 +74,7 @@ struct RenderContext: Sendable {
         }
     }
 
-    func render(_ item: inout BatchRun.Item) throws -> (record: Manifest.Record, warnings: [String]) {
+    func render(_ item: inout BatchRun.Item) throws -> (record: Manifest.Record, warnings: [String], fit: RenderJob.Outcome.Fit?) {
         let photo = item.photo.path
         guard let before = FileStat.of(photo) else { throw HistoryError(photo, "is gone or no longer a regular file") }
         let digest = item.sourceSHA256 != nil && before == item.photo.stat ? item.sourceSHA256! : try ContentHash.file(photo).sha256
@@ -117,7 +118,7 @@ struct RenderContext: Sendable {
         let record = Manifest.Record(output: item.output, source: photo, sourceSHA256: digest, sourceStat: before,
                                      recipeSHA256: item.recipeSHA256, engine: engine, outputSHA256: outputSHA,
                                      outputStat: outputStat, recorded: FileStat.now())
-        return (record, outcome.warnings.map(\.description))
+        return (record, outcome.warnings.map(\.description), outcome.fit)
     }
 }
 

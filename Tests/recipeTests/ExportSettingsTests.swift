@@ -161,6 +161,12 @@ struct ExportSettingsTests: CLITest {
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/a.jpg").path))
         _ = try ok(["apply", jpeg, photos.path, "-o", dir.appendingPathComponent("out2").path, "--format", "webp"])
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out2/a.webp").path))
+        // With a size limit, each line says the quality found (--json: its fields).
+        let limited = try ok(["apply", jpeg, photos.path, "-o", dir.appendingPathComponent("small").path, "--max-bytes", "40K", "--json"])
+        let line = try #require(limited.split(separator: "\n").first { $0.contains("\"rendered\"") })
+        let bytes = try #require(line.firstMatch(of: /"bytes":(\d+)/)).output.1
+        let written = try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("small/a.jpg").path)[.size] as! Int
+        #expect(line.contains("\"quality\":") && Int(bytes)! <= 40 * 1024 && Int(bytes)! == written, "\(line)")
         let web = TestPaths.recipes.appendingPathComponent("web-export.recipe.yaml").path
         _ = try ok(["apply", web, photos.path, "-o", dir.appendingPathComponent("web").path])
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("web/a.jpg").path), "web-export writes JPEGs")
