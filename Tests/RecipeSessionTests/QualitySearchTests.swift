@@ -16,18 +16,21 @@ struct QualitySearchTests {
     /// The best that fits, by trying every quality.
     static func best(_ limit: Int, top: Int, _ size: (Int) -> Int) -> Int? { (1...top).last { size($0) <= limit } }
 
-    @Test("on the JPEG law, every limit from 15 to 80 KB: the best that fits (or one below) in at most 4 tries, the first at the top quality")
-    func jpegLaw() throws {
-        for limit in stride(from: 15_000, through: 80_000, by: 2_500) {
+    @Test("on the JPEG law (and steeper and shallower ones, S^-0.4 to S^-1), every limit between qualities 10 and 90: the best that fits (or one below) in at most 4 tries, the first at the top quality",
+          arguments: [0.4, 0.6, 0.8, 1.0])
+    func jpegLaw(_ exponent: Double) throws {
+        func size(_ q: Int) -> Int { Int(81_630 * pow(Self.scale(q) / 20, -exponent)) }
+        let (low, high) = (size(10), size(90))
+        for limit in stride(from: low, to: high, by: max(1, (high - low) / 40)) {
             var seen: [Int] = []
             let found = try QualitySearch.fit(maxBytes: limit, top: 90, axis: .jpeg) { q in
                 seen.append(q)
-                return Self.jpegLike(q)
+                return size(q)
             }
-            let best = try #require(Self.best(limit, top: 90, Self.jpegLike))
+            let best = try #require(Self.best(limit, top: 90, size))
             let q = try #require(found.quality, "limit \(limit): nothing found, tries \(found.tries)")
             #expect(seen.first == 90 && seen.count <= 4 && seen.count == found.tries.count && Set(seen).count == seen.count)
-            #expect(Self.jpegLike(q) <= limit && q <= best && q >= best - 1, "limit \(limit): found \(q), best \(best), tries \(found.tries)")
+            #expect(size(q) <= limit && q <= best && q >= best - 1, "S^-\(exponent), limit \(limit): found \(q), best \(best), tries \(found.tries)")
         }
     }
 
