@@ -95,7 +95,7 @@ struct ExportSettingsTests: CLITest {
                 "the mark spreads beyond 77×38 px at 26 px from the corner")
     }
 
-    @Test("--max-bytes finds the highest quality that fits within one step in at most 4 encodes, and says so; a lossless output or one that cannot fit is refused with nothing written",
+    @Test("--max-bytes finds the highest quality that fits within one step in 4 encodes, and says so; a lossless output or one that cannot fit is refused with nothing written",
           arguments: ["jpg", "webp"])
     func maxBytes(_ ext: String) throws {
         let dir = TestPaths.temporaryDirectory("export-max-bytes")
