@@ -58,6 +58,10 @@ public final class RawDecoder: ImageDecoder, MosaicSource {
         guard rcp_raw_load(&message) == 1 else {
             throw ImageError(.unsupported, path: path, "camera raw files need LibRaw (libraw_r.so.20, Debian's libraw20), which cannot be loaded: \(message.map { String(cString: $0) } ?? "?")")
         }
+        // A CR3 (ISO media) whose boxes do not fit together can keep LibRaw reading for ever.
+        if let head = try? InputFile.prefix(path, count: 8), ISOBoxCheck.isISOMedia(head), let problem = ISOBoxCheck.problem(path) {
+            throw ImageError(.corrupt, path: path, "is damaged: \(problem); not read")
+        }
         var c = rcp_raw_info()
         var code: Int32 = 0
         guard let opened = rcp_raw_open(path, &c, &code) else {
