@@ -4,14 +4,17 @@ import RecipeCore
 import Testing
 import TestSupport
 
-/// Decodes `input` and re-encodes it as `ext` (identity), returning the re-decoded output.
-func reencode(_ input: String, as ext: String, keepAt kept: String? = nil) throws -> (image: NetpbmImage, decoder: any ImageDecoder, source: any ImageDecoder) {
+/// Decodes `input` and re-encodes it as `ext` (identity pixels; metadata under `policy`, all of
+/// it by default), returning the re-decoded output.
+func reencode(_ input: String, as ext: String, keepAt kept: String? = nil, policy: MetadataPolicy = MetadataPolicy()) throws
+    -> (image: NetpbmImage, decoder: any ImageDecoder, source: any ImageDecoder)
+{
     let dir = TestPaths.temporaryDirectory("meta")
     defer { try? FileManager.default.removeItem(at: dir) }
     let out = kept ?? dir.appendingPathComponent("out.\(ext)").path
     let source = try ImageDecoders.open(input)
     try source.start(scaleDenominator: 1)
-    let meta = source.info.metadata.prepared(forOutputWidth: source.width, height: source.height)
+    let meta = source.info.metadata.applying(policy).prepared(forOutputWidth: source.width, height: source.height)
     let file = try AtomicOutputFile(path: out)
     let sink: RowSink
     if ext == "png" {

@@ -13,9 +13,10 @@ import RecipeCore
 /// ```
 public struct EXIF: Sendable {
     /// The TIFF bytes, patched in place by the setters.
-    public private(set) var bytes: [UInt8]
-    private let bigEndian: Bool
-    private let ifd0: Int
+    public internal(set) var bytes: [UInt8]
+    let bigEndian: Bool
+    /// Where IFD0 starts; the editing extension moves it when IFD0 grows.
+    var ifd0: Int
 
     /// Parses the header and checks the IFD structure; nil with `problem` set when it is damaged.
     public init?(_ bytes: [UInt8]) {
@@ -28,7 +29,9 @@ public struct EXIF: Sendable {
     /// Why a block is unusable, or nil when it is fine.
     public static func problem(in bytes: [UInt8]) -> String? { check(bytes).problem }
 
-    private static func check(_ b: [UInt8]) -> (ok: (bigEndian: Bool, ifd0: Int)?, problem: String?) {
+    /// The byte order, IFD0's offset and every IFD reached (IFD0 first), or why the block is
+    /// unusable.
+    static func check(_ b: [UInt8]) -> (ok: (bigEndian: Bool, ifd0: Int, ifds: [Int])?, problem: String?) {
         guard b.count >= 8 else { return (nil, "EXIF block too short (\(b.count) bytes)") }
         let be: Bool
         if b[0] == 0x4D && b[1] == 0x4D { be = true } else if b[0] == 0x49 && b[1] == 0x49 { be = false } else {
@@ -40,11 +43,11 @@ public struct EXIF: Sendable {
         // Walk IFD0, its chain (IFD1) and the Exif/GPS/Interop sub-IFDs, each at most once.
         var queue = [ifd0]
         var seen = Set<Int>()
-        var ifdCount = 0
+        var ifds: [Int] = []
         while let off = queue.popLast() {
             guard seen.insert(off).inserted else { continue }
-            ifdCount += 1
-            if ifdCount > 16 { return (nil, "EXIF has too many IFDs") }
+            ifds.append(off)
+            if ifds.count > 16 { return (nil, "EXIF has too many IFDs") }
             guard let n = r.u16(off).map(Int.init), off + 2 + n * 12 + 4 <= b.count else {
                 return (nil, "EXIF IFD at offset \(off) runs past the end of the block")
             }
@@ -69,7 +72,7 @@ public struct EXIF: Sendable {
                 queue.append(next)
             }
         }
-        return ((be, ifd0), nil)
+        return ((be, ifd0, ifds), nil)
     }
 
     /// IFD0's Orientation value (1 when absent).
@@ -114,7 +117,7 @@ public struct EXIF: Sendable {
         return String(decoding: text, as: UTF8.self)
     }
 
-    private func entry(tag: UInt16, inIFD off: Int) -> Int? {
+    func entry(tag: UInt16, inIFD off: Int) -> Int? {
         let r = Reader(bytes: bytes, bigEndian: bigEndian)
         guard let n = r.u16(off) else { return nil }
         for i in 0..<Int(n) {
@@ -149,7 +152,7 @@ public struct EXIF: Sendable {
         }
     }
 
-    private struct Reader {
+    struct Reader {
         let bytes: [UInt8]
         let bigEndian: Bool
         func u16(_ o: Int) -> UInt16? {
