@@ -25,6 +25,13 @@ package struct ExportSettings: Sendable, Equatable {
         metadata = output?.metadata
     }
 
+    /// What of the photo's metadata goes out (everything when the recipes do not say).
+    package var metadataPolicy: MetadataPolicy {
+        guard let m = metadata else { return MetadataPolicy() }
+        return MetadataPolicy(keep: MetadataPolicy.Keep(rawValue: m.keep) ?? .all, stripLocation: m.stripLocation,
+                              stripSerials: m.stripSerials, copyright: m.copyright, creator: m.creator)
+    }
+
     /// Whether the render's result is written as it comes from the stages.
     package var isEmpty: Bool { sharpen == nil && watermark == nil && metadata == nil }
 

@@ -340,7 +340,7 @@ package struct RenderJob {
             chain = ConvertStep(source: chain, to: outFormat)
         }
 
-        var metadata = info.metadata.prepared(forOutputWidth: chain.width, height: chain.height)
+        var metadata = info.metadata.applying(export.metadataPolicy).prepared(forOutputWidth: chain.width, height: chain.height)
         switch color.outputICC {
         case .asPhoto: break
         case .replace(let bytes):

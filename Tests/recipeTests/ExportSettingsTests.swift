@@ -149,6 +149,58 @@ struct ExportSettingsTests: CLITest {
         #expect(try size(["--recipe", limited]) <= 30 * 1024)
     }
 
+    @Test("a recipe's metadata policy, through render and apply, as exiftool reads the output: location and serials stripped, credits set (EXIF, XMP, IPTC), the rest kept; keep: copyright and none",
+          Requirement.tool("exiftool"))
+    func metadataPolicy() throws {
+        let dir = TestPaths.temporaryDirectory("export-metadata")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let exiftool = try Requirement.path("exiftool")
+        let photo = dir.appendingPathComponent("in.jpg").path
+        _ = try ok(["render", Self.photo, "-o", photo])
+        let tagged = try ExternalTool.run(exiftool, ["-q", "-overwrite_original", "-GPSLatitude=48.8583", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945",
+                                                     "-GPSLongitudeRef=E", "-SerialNumber=ABC123456", "-LensSerialNumber=L987", "-OwnerName=Jane Owner",
+                                                     "-Artist=Old Artist", "-Make=Canon", "-Model=EOS Test", "-DateTimeOriginal=2026:01:02 03:04:05",
+                                                     "-XMP:City=Paris", "-IPTC:City=Paris", "-IPTC:Keywords=caps", photo])
+        try #require(tagged.status == 0, "\(tagged.stderr)")
+        func tags(_ path: String) throws -> [String: String] {
+            let r = try ExternalTool.run(exiftool, ["-j", "-G1", "-a", "-s", path])
+            let list = try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]]
+            return (list?.first ?? [:]).mapValues { "\($0)" }
+        }
+        func has(_ t: [String: String], _ name: String) -> Bool { t.keys.contains { $0.hasSuffix(":" + name) } }
+        let before = try tags(photo)
+        try #require(has(before, "GPSLatitude") && has(before, "SerialNumber") && has(before, "City"))
+        let stripped = try recipeFile("{metadata: {strip: [location, serials], copyright: \"© 2026 Zoë & <Co>\", creator: \"Zoë Ångström\"}}", in: dir, name: "strip")
+        let out = dir.appendingPathComponent("out.jpg").path
+        _ = try ok(["render", photo, "--recipe", stripped, "-o", out])
+        let after = try tags(out)
+        for gone in ["GPSLatitude", "GPSLongitude", "SerialNumber", "LensSerialNumber", "OwnerName", "City"] {
+            #expect(!has(after, gone), "\(gone) is still there: \(after.filter { $0.key.hasSuffix(gone) })")
+        }
+        #expect(after["IFD0:Artist"] == "Zoë Ångström" && after["IFD0:Copyright"] == "© 2026 Zoë & <Co>", "\(after)")
+        #expect(after["XMP-dc:Creator"] == "Zoë Ångström" && after["XMP-dc:Rights"] == "© 2026 Zoë & <Co>", "\(after)")
+        #expect(after["IPTC:By-line"] == "Zoë Ångström" && after["IPTC:Keywords"] == "caps", "\(after)")
+        #expect(after["IFD0:Make"] == "Canon" && after["ExifIFD:DateTimeOriginal"] == "2026:01:02 03:04:05", "\(after)")
+        // Nothing of the coordinates in the bytes.
+        #expect(!String(decoding: try Data(contentsOf: URL(fileURLWithPath: out)), as: UTF8.self).contains("Paris"))
+        // keep: copyright: the credits and nothing else; keep: none: nothing (the colour stays).
+        let credits = try recipeFile("{metadata: {keep: copyright}}", in: dir, name: "credits")
+        _ = try ok(["render", photo, "--recipe", credits, "-o", out])
+        let kept = try tags(out)
+        #expect(kept["IFD0:Artist"] == "Old Artist" && !has(kept, "Make") && !has(kept, "DateTimeOriginal") && !has(kept, "Keywords"), "\(kept)")
+        let none = try recipeFile("{metadata: none}", in: dir, name: "none")
+        _ = try ok(["render", photo, "--recipe", none, "-o", out])
+        let bare = try tags(out)
+        #expect(!has(bare, "Artist") && !has(bare, "Make") && !has(bare, "GPSLatitude") && !has(bare, "Keywords"), "\(bare)")
+        // apply writes the same policy.
+        let folder = dir.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: photo, toPath: folder.appendingPathComponent("p.jpg").path)
+        _ = try ok(["apply", stripped, folder.path, "-o", dir.appendingPathComponent("out").path])
+        let applied = try tags(dir.appendingPathComponent("out/p.jpg").path)
+        #expect(!has(applied, "GPSLatitude") && applied["IFD0:Artist"] == "Zoë Ångström", "\(applied)")
+    }
+
     @Test("apply writes the format a recipe's output names (web-export's TIFF becomes a JPEG); --format overrides it")
     func applyFormat() throws {
         let dir = TestPaths.temporaryDirectory("export-format")
