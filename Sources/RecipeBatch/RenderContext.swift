@@ -105,6 +105,7 @@ struct RenderContext: Sendable {
         request.timeout = timeout
         let plan = try chain.plan(request, sidecar: sidecar)
         var job = plan.job(output: item.outputPath)
+        job.outputRoot = outputFolder
         // Below a megapixel, handing strips between threads costs more than it saves (3× slower
         // at 160 px, measured); the bytes are the same either way.
         let pixels = plan.render.sourceSize.map { $0.width * $0.height } ?? Int.max

@@ -123,6 +123,95 @@ public final class AtomicOutputFile {
     /// The first error a write to the file gave (errno; 0 while none has), set by the stream.
     private let writeError: UnsafeMutablePointer<Int32>
     private var finished = false
+    /// With a root (`inside:`): the output's folder, opened from the root without following a
+    /// link, which the temporary is created in and renamed within (-1: by path).
+    private var directory: Int32 = -1
+    /// The temporary's name in `directory`.
+    private var temporaryName = ""
+
+    /// The output at `path`, written only inside the folder `root` (a batch's output folder): the
+    /// folders below `root` are opened one by one without following a link, and the file is
+    /// created and renamed in the folder so opened, so a folder swapped for a link meanwhile (by
+    /// someone else writing in `root`) cannot take the write outside it. `root` itself may be a
+    /// link: the user named it.
+    public convenience init(path: String, inside root: String) throws(ImageError) {
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        let slash = path.lastIndex(of: "/")
+        let dir = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard dir == root || dir + "/" == prefix || dir.hasPrefix(prefix), !name.isEmpty else {
+            throw ImageError(.refused, path: path, "is not inside \(root); nothing written")
+        }
+        var fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw ImageError(.writeFailed, path: path, "cannot open the output folder \(root): \(errnoText())") }
+        var walked = String(prefix.dropLast())
+        for part in (dir.count > prefix.count ? dir.dropFirst(prefix.count) : "").split(separator: "/") where part != "." {
+            walked += "/" + part
+            let next = openat(fd, String(part), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            let why = errno
+            close(fd)
+            guard next >= 0 else {
+                throw ImageError(.refused, path: path, why == ELOOP || why == ENOTDIR
+                                 ? "\(walked) is a link or not a folder; outputs are written only inside \(root), never through a link out of it: nothing written"
+                                 : "cannot open the folder \(walked): \(errnoText(why))")
+            }
+            fd = next
+        }
+        try self.init(path: path, directory: fd, name: name)
+    }
+
+    /// The temporary created in the open folder `directory` (which the file then owns).
+    private init(path: String, directory: Int32, name: String) throws(ImageError) {
+        self.path = path
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        var created: (fd: Int32, name: String)?
+        for _ in 0..<100 where created == nil {
+            let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+            let tmp = ".\(name).recipe-tmp-" + String((0..<6).map { _ in letters[Int.random(in: 0..<letters.count)] })
+            let fd = openat(directory, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+            if fd >= 0 { created = (fd, tmp) } else if errno != EEXIST { break }
+        }
+        guard let (fd, tmp) = created else {
+            let reason = errnoText()
+            close(directory)
+            throw ImageError(.writeFailed, path: path, "cannot create a temporary file: \(reason)")
+        }
+        _ = flock(fd, LOCK_EX | LOCK_NB)
+        let (f, writeError): (UnsafeMutablePointer<FILE>, UnsafeMutablePointer<Int32>)
+        do {
+            (f, writeError) = try Self.stream(fd, path: path)
+        } catch {
+            unlinkat(directory, tmp, 0)
+            close(directory)
+            throw error
+        }
+        self.writeError = writeError
+        self.temporaryPath = folder + "/" + tmp
+        self.handle = f
+        self.descriptor = fd
+        self.directory = directory
+        self.temporaryName = tmp
+        TemporaryFiles.register(temporaryPath)
+    }
+
+    /// The stream over the temporary's descriptor `fd`, and where it records its first write
+    /// error; `fd` closed when it cannot be opened.
+    private static func stream(_ fd: Int32, path: String) throws(ImageError) -> (UnsafeMutablePointer<FILE>, UnsafeMutablePointer<Int32>) {
+        let writeError = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        writeError.initialize(to: 0)
+        guard let f = rk_writeback_stream(fd, writeError) ?? fdopen(fd, "wb") else {
+            let reason = errnoText()
+            writeError.deallocate()
+            close(fd)
+            throw ImageError(.writeFailed, path: path, "cannot open the temporary file: \(reason)")
+        }
+        return (f, writeError)
+    }
+
+    /// Removes the temporary (within the open folder when there is one).
+    private func removeTemporary() {
+        if directory >= 0 { unlinkat(directory, temporaryName, 0) } else { unlink(temporaryPath) }
+    }
 
     public init(path: String) throws(ImageError) {
         self.path = path
@@ -146,14 +235,12 @@ public final class AtomicOutputFile {
         let mask = umask(0)
         umask(mask)
         fchmod(fd, 0o666 & ~mask)
-        let writeError = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-        writeError.initialize(to: 0)
-        guard let f = rk_writeback_stream(fd, writeError) ?? fdopen(fd, "wb") else {
-            let reason = errnoText()
-            writeError.deallocate()
-            close(fd)
+        let (f, writeError): (UnsafeMutablePointer<FILE>, UnsafeMutablePointer<Int32>)
+        do {
+            (f, writeError) = try Self.stream(fd, path: path)
+        } catch {
             unlink(tmp)
-            throw ImageError(.writeFailed, path: path, "cannot open the temporary file: \(reason)")
+            throw error
         }
         self.writeError = writeError
         self.temporaryPath = tmp
@@ -194,14 +281,15 @@ public final class AtomicOutputFile {
         let flushError = writeFailure ?? errnoText()
         guard flushed else {
             fclose(handle)
-            unlink(temporaryPath)
+            removeTemporary()
             throw ImageError(.writeFailed, path: path, flushError)
         }
         // Renamed while still open, so its lock is held until it is in place.
-        guard rename(temporaryPath, path) == 0 else {
+        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        guard (directory >= 0 ? renameat(directory, temporaryName, directory, name) : rename(temporaryPath, path)) == 0 else {
             let e = errnoText()
             fclose(handle)
-            unlink(temporaryPath)
+            removeTemporary()
             throw ImageError(.writeFailed, path: path, "cannot move the output into place: \(e)")
         }
         guard fclose(handle) == 0 else {
@@ -220,12 +308,13 @@ public final class AtomicOutputFile {
         guard !finished else { return }
         finished = true
         fclose(handle)
-        unlink(temporaryPath)
+        removeTemporary()
         TemporaryFiles.unregister(temporaryPath)
     }
 
     deinit {
         abort()
+        if directory >= 0 { close(directory) }
         writeError.deallocate()
     }
 }

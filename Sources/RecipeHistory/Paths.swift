@@ -66,18 +66,28 @@ public enum Paths {
         try makeFolders(root)
         let prefix = root.hasSuffix("/") ? root : root + "/"
         guard path.hasPrefix(prefix) else { return try makeFolders(path) }
+        // Each folder made and opened in the one opened before it, never by its whole path: a
+        // folder swapped for a link meanwhile cannot take the next one outside `root`.
+        var fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw HistoryError(root, "cannot open the folder: \(errnoText())") }
+        defer { close(fd) }
         var current = String(prefix.dropLast())
         for part in path.dropFirst(prefix.count).split(separator: "/") where part != "." {
             current += "/" + part
-            var st = stat()
-            if lstat(current, &st) == 0 {
-                if (st.st_mode & S_IFMT) == S_IFLNK {
-                    throw HistoryError(current, "is a link; outputs are written only inside \(root), never through a link out of it (make it a folder)")
-                }
-                guard (st.st_mode & S_IFMT) == S_IFDIR else { throw HistoryError(current, "exists and is not a folder") }
-            } else if mkdir(current, 0o777) != 0 && errno != EEXIST {
+            if mkdirat(fd, String(part), 0o777) != 0 && errno != EEXIST {
                 throw HistoryError(current, "cannot create the folder: \(errnoText())")
             }
+            let next = openat(fd, String(part), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard next >= 0 else {
+                let why = errno
+                var st = stat()
+                if why == ELOOP || (fstatat(fd, String(part), &st, AT_SYMLINK_NOFOLLOW) == 0 && (st.st_mode & S_IFMT) == S_IFLNK) {
+                    throw HistoryError(current, "is a link; outputs are written only inside \(root), never through a link out of it (make it a folder)")
+                }
+                throw HistoryError(current, why == ENOTDIR ? "exists and is not a folder" : "cannot open the folder: \(errnoText(why))")
+            }
+            close(fd)
+            fd = next
         }
     }
 

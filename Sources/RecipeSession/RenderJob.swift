@@ -55,6 +55,9 @@ package struct RenderJob {
     package var encoding = OutputEncoding()
     /// Output sharpening, watermark and metadata policy (the recipes' `output:`).
     package var export = ExportSettings()
+    /// The folder the output must stay inside (a batch's output folder): it is created and
+    /// renamed in its folder as opened from there without following a link.
+    package var outputRoot: String?
     /// Threads: 1 renders on the calling thread; more put the decoder and each stage on a
     /// thread of its own, and from 3 on the point passes split their rows across `threads − 1`.
     package var threads = RenderJob.defaultThreads
@@ -352,7 +355,7 @@ package struct RenderJob {
         case .remove:
             metadata.icc = nil
         }
-        let file = try AtomicOutputFile(path: output)
+        let file = try outputRoot.map { root throws(ImageError) in try AtomicOutputFile(path: output, inside: root) } ?? AtomicOutputFile(path: output)
         var fit: Outcome.Fit?
         let encoderWarnings = try file.writing {
             if let maxBytes = encoding.maxBytes {
