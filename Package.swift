@@ -180,7 +180,7 @@ let package = Package(
         .testTarget(name: "RecipeHistoryTests", dependencies: ["RecipeHistory", "RecipeLanguage", "TestSupport"]),
         .testTarget(name: "RecipeBatchTests", dependencies: ["RecipeBatch", "TestSupport"]),
         .testTarget(name: "RecipePreviewTests", dependencies: ["RecipePreview", "RecipeSession", "RecipeCodecs", "RecipeCore", "TestSupport"]),
-        .testTarget(name: "RecipeSessionTests", dependencies: ["RecipeSession", "RecipeCore", "TestSupport"]),
+        .testTarget(name: "RecipeSessionTests", dependencies: ["RecipeSession", "RecipeCore", "RecipeLanguage", "TestSupport"]),
         .testTarget(name: "recipeTests", dependencies: ["RecipeCodecs", "RecipeColor", "RecipeLanguage", "RecipeHistory", "RecipeBatch", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

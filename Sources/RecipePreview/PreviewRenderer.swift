@@ -129,10 +129,9 @@ package struct PreviewRenderer: Sendable {
     /// Checks and plans `request` as `recipe render` would (a region: `cut`).
     package func prepare(_ request: PreviewRequest, text: String, photo: CachedPhoto) -> Prepared {
         var note: String?
-        guard request.recipe else { return .ready(plan: nil, note: nil, full: photo.info.uprightSize) }
         do {
             var text = text
-            if !request.disabled.isEmpty || request.upTo != nil {
+            if request.recipe, !request.disabled.isEmpty || request.upTo != nil {
                 let checked = check(text, overrides: request.overrides, photo: photo)
                 guard !checked.hasErrors, checked.graph != nil else { return .stopped(.diagnostics(Self.diagnosticsText(checked))) }
                 var edited = try Sidecar(editing: text, path: recipePath)
@@ -142,12 +141,16 @@ package struct PreviewRenderer: Sendable {
                 if let upTo = request.upTo { try edited.keepFirst(upTo) }
                 text = edited.text
             }
-            let wanted = try renderRequest(request, text: text, photo: photo)
+            var wanted = try renderRequest(request, text: text, photo: photo)
+            // The photo alone is what `recipe render` makes of it without a recipe: a raw gets
+            // its default look, any other photo is itself.
+            if !request.recipe { wanted.recipes = [] }
             let planned = Result { () throws(RenderPlanError) -> RenderPlan in
                 try RenderPlanner.plan(wanted)
             }
             var plan: RenderPlan
             switch planned {
+            case .success(let made) where made.graph == nil: return .ready(plan: nil, note: nil, full: photo.info.uprightSize)
             case .success(let made): plan = made
             case .failure(.recipe(let checked, _)):
                 let edited = !request.disabled.isEmpty || request.upTo != nil

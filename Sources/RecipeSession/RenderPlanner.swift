@@ -17,10 +17,18 @@ import RecipeOptimizer
 package enum RenderPlanner {
     /// Plans `request`. A photo that cannot be opened is planned without a size (the recipes
     /// checked for the language's nominal photo) so that the job reports the photo's own error.
+    /// A camera raw whose recipes have no `develop` stage (or that has no recipe) gets the default
+    /// look first (`RawDefaultLook`); without a recipe, any other photo is planned as itself.
     package static func plan(_ request: RenderRequest) throws(RenderPlanError) -> RenderPlan {
         var plan = RenderPlan(request: request)
-        guard !request.recipes.isEmpty else { return plan }
-        var header = Self.header(request)
+        var header: Header
+        if request.recipes.isEmpty {
+            guard Self.mayBeRaw(request) else { return plan }
+            header = Self.header(request)
+            guard header.info?.raw != nil else { return plan }
+        } else {
+            header = Self.header(request)
+        }
         var checked = check(request.recipes, size: header.size)
         // A raw developed at half size is a photo of half the size: its header read again for
         // that develop, and the recipes checked again for it.
@@ -28,6 +36,13 @@ package enum RenderPlanner {
            let reopened = try? ImageDecoders.open(request.photo, options: request.decodeOptions(develop: develop)) {
             header = Header(info: reopened.info, geometry: PhotoGeometry(reopened.info, supported: reopened.supportedScaleDenominators))
             checked = check(request.recipes, size: header.size)
+        }
+        // The one place the default look is decided: a raw, and every recipe checked without a
+        // `develop` stage among them (none at all, too). A recipe with its own develop owns it.
+        if header.info?.raw != nil, checked.graph?.develop == nil, checked.graph != nil || request.recipes.isEmpty {
+            let look = defaultLook(size: header.size)
+            checked.graph = checked.graph.map { RecipeChain.compose(look.graph, then: $0) } ?? look.graph
+            plan.defaultLook = look.checked
         }
         plan.checked = checked.recipes
         guard let graph = checked.graph else { throw .recipe(checked.recipes.last!, photoSize: checked.failedAt) }
@@ -53,11 +68,35 @@ package enum RenderPlanner {
         }
         if header.geometry == nil { plan.render.sourceSize = nil }
         plan.render.color = color
-        plan.render.recipeName = request.recipes.count == 1 ? request.recipes[0].path : request.recipes.map { Paths.name(of: $0.path) }.joined(separator: " + ")
+        let names = request.recipes.count == 1 ? request.recipes[0].path : request.recipes.map { Paths.name(of: $0.path) }.joined(separator: " + ")
+        plan.render.recipeName = plan.defaultLook == nil ? names : ([RawDefaultLook.name] + (names.isEmpty ? [] : [names])).joined(separator: " + ")
         plan.render.develop = graph.develop
         plan.render.reading = RecipePlanning.reading(graph, recipe: checked.filesFolder)
         plan.color = color
         return plan
+    }
+
+    /// Whether the request's photo may be a camera raw, from its first bytes (a JPEG, PNG, HEIF,
+    /// AVIF or WebP is not; a TIFF may be a DNG): a render without a recipe opens no other photo.
+    static func mayBeRaw(_ request: RenderRequest) -> Bool {
+        if case .photo(let info, _)? = request.header { return info.raw != nil }
+        guard !request.photo.isEmpty, let head = try? InputFile.prefix(request.photo, count: ImageFileFormat.sniffLength) else { return false }
+        switch ImageFileFormat.sniff(head) {
+        case .jpeg, .png, .heif, .avif, .webp: return false
+        default: return true
+        }
+    }
+
+    /// The default look checked for a photo of `size` (its text is part of recipe, checked by the
+    /// tests with no diagnostic at all: one here is a bug).
+    static func defaultLook(size: CanvasSize?) -> (checked: CheckedRecipe, graph: FilterGraph) {
+        var options = CheckOptions()
+        if let size { options.sourceSize = size }
+        let checked = RecipeChecker.check(SourceFile(path: RawDefaultLook.name, text: RawDefaultLook.text), options: options)
+        guard let graph = checked.graph, checked.diagnostics.isEmpty else {
+            preconditionFailure("\(RawDefaultLook.name) does not check: \(checked.diagnostics.map(\.message))")
+        }
+        return (checked, graph)
     }
 
     /// What the planner knows of the photo.
@@ -137,7 +176,11 @@ package struct RenderPlan {
     package var request: RenderRequest
     /// Each recipe as checked, in order (their diagnostics, warnings included).
     package var checked: [CheckedRecipe] = []
-    /// The recipes composed (nil: no recipe).
+    /// The default look (`RawDefaultLook`) as checked, when its stages run first: the photo is a
+    /// raw and no recipe has a `develop` stage. Not in `checked`: it has no diagnostics to show.
+    package var defaultLook: CheckedRecipe?
+    /// The recipes composed, after the default look's stages when it applies (nil: no recipe and
+    /// no default look).
     package var graph: FilterGraph?
     /// The photo's header as developed (a half-size develop's halves; nil: it cannot be opened).
     package var info: ImageInfo?

@@ -32,6 +32,14 @@ struct PreviewRendererTests {
 
         init() throws { photo = try CachedPhoto(path: photoPath) }
         func remove() { try? FileManager.default.removeItem(at: folder) }
+
+        /// The bytes `recipe render PHOTO ARGUMENTS` writes (to cli.jpg in the folder).
+        func rendered(_ photo: String, _ arguments: [String], sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> [UInt8] {
+            let out = folder.appendingPathComponent("cli.jpg").path
+            let cli = try ExternalTool.run(TestPaths.recipeBinary, ["render", photo] + arguments + ["-o", out])
+            #expect(cli.status == 0, "\(cli.stderr)", sourceLocation: sourceLocation)
+            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+        }
     }
 
     @Test("the display render equals `recipe render --size`, the first time and from kept rows")
@@ -85,13 +93,36 @@ struct PreviewRendererTests {
                 return
             }
             kept.append(photo.keptBytes)
-            let out = f.folder.appendingPathComponent("cli.jpg").path
-            let cli = try ExternalTool.run(TestPaths.recipeBinary, ["render", raw, "--recipe", f.recipe, "--size", "64", "-o", out])
-            #expect(cli.status == 0, "\(cli.stderr)")
-            #expect(image.jpeg == [UInt8](try Data(contentsOf: URL(fileURLWithPath: out))), "\(develop), exposure \(exposure): not recipe render's bytes")
+            #expect(image.jpeg == (try f.rendered(raw, ["--recipe", f.recipe, "--size", "64"])), "\(develop), exposure \(exposure): not recipe render's bytes")
         }
         // 128×96 kept rows (half size) of 16-bit RGB, one develop at a time.
         #expect(kept.allSatisfy { $0 > 0 && $0 == kept[0] }, "kept bytes \(kept)")
+    }
+
+    /// The before side and a recipe without a develop go through the one planner too: a raw gets
+    /// the default look there as `recipe render` gives it (before, the preview's before was the
+    /// neutral develop while `render` gave the look).
+    @Test("a raw's before is `recipe render` without a recipe (the default look), and a recipe without a develop runs after that look, as `recipe render --recipe` does")
+    func rawDefaultLook() throws {
+        let f = try Fixture()
+        defer { f.remove() }
+        let raw = TestPaths.fixture("raw/kodim03-crop.dng")
+        let photo = try CachedPhoto(path: raw)
+        try recipeText.write(toFile: f.recipe, atomically: false, encoding: .utf8)
+        var before = PreviewRequest(size: .longEdge(64))
+        before.recipe = false
+        for (request, arguments) in [(before, [String]()), (PreviewRequest(size: .longEdge(64)), ["--recipe", f.recipe])] {
+            guard case .image(let image) = f.renderer.render(request, text: recipeText, photo: photo, cancel: CancelFlag()) else {
+                Issue.record("no image for \(arguments)")
+                continue
+            }
+            #expect(image.jpeg == (try f.rendered(raw, ["--size", "64"] + arguments)), "\(arguments): not recipe render's bytes")
+        }
+        guard case .ready(let plan?, _, _) = f.renderer.prepare(before, text: recipeText, photo: photo) else {
+            Issue.record("the before of a raw has no plan")
+            return
+        }
+        #expect(plan.defaultLook != nil && plan.checked.isEmpty)
     }
 
     /// The one planner sizes a half-size develop as the render makes it: before, the preview

@@ -4,7 +4,7 @@
 Usage: make_bayer_dng.py INPUT.(png|jpg) OUTPUT.dng [--cfa RGGB|BGGR|GRBG|GBRG]
        [--orientation 1|3|6|8] [--black 512] [--white 16383] [--bits 16]
        [--make "Recipe Test"] [--model "Bayer Camera"] [--crop WxH+X+Y]
-       [--exposure-time N/D] [--baseline-exposure N/D]
+       [--exposure-time N/D] [--baseline-exposure N/D] [--gain EV]
 
 The DNG is built so that the input photo is exactly what an ideal raw develop (as-shot white
 balance, ColorMatrix1 colour, sRGB output, no brightening) gives back; a real demosaic only
@@ -26,6 +26,10 @@ loses what the mosaic threw away.
   one uncompressed strip (RowsPerStrip = height), little-endian. EXIF (ExposureTime 1/125,
   FNumber 5.6, ISO 200, FocalLength 50, DateTimeOriginal, ExifVersion 0230) goes in an EXIF IFD.
 - Mosaic value = black + round(camera * (white - black)), the CFA's channel per pixel, uint16.
+- --gain EV overexposes: the light reaching the sensor is the photo's times 2^EV, and each
+  channel clips at the white level as a sensor saturates (camera = min(1, 2^EV * camera)), so
+  the photo's bright parts become real clipped highlights (white in the photo: every channel
+  clipped; a bright colour: some). The develop no longer gives the photo back where it clipped.
 - Orientation says how to show the stored pixels, so the stored mosaic is the INVERSE of that
   transform applied to the photo: orientation 6 stores the photo rotated 90 deg counter-clockwise
   (a viewer rotates it back clockwise), 8 stores it rotated clockwise, 3 rotated 180 deg. A
@@ -136,6 +140,8 @@ def main():
     p.add_argument("--crop", help="WxH+X+Y sub-rectangle of the photo")
     p.add_argument("--exposure-time", default="1/125", help="EXIF ExposureTime as N/D seconds")
     p.add_argument("--baseline-exposure", default="0/1", help="BaselineExposure as N/D EV (signed)")
+    p.add_argument("--gain", type=float, default=0.0, metavar="EV",
+                   help="overexpose by EV stops: the sensor's channels clip at the white level")
     p.add_argument("--preview", type=int, metavar="PX",
                    help="embed a JPEG preview of the photo (stored orientation, long edge PX, cjpeg -quality 90) "
                         "as IFD0's JPEGInterchangeFormat, the way LibRaw finds a camera's preview")
@@ -153,6 +159,8 @@ def main():
         sys.exit("empty image")
 
     cam = srgb_to_linear(img) @ M_CAM_RGB.T
+    if a.gain:
+        cam = np.minimum(1.0, cam * 2.0 ** a.gain)
     stored = {1: cam, 3: np.rot90(cam, 2), 6: np.rot90(cam, 1), 8: np.rot90(cam, -1)}[a.orientation]
     h, w = stored.shape[:2]
 

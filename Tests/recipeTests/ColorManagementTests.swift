@@ -5,20 +5,12 @@ import RecipeKernels
 import Testing
 import TestSupport
 
-/// CIEDE2000 between two sRGB-encoded 8-bit colours (IEC 61966-2-1 curve, sRGB → XYZ D65, Lab with
-/// the D65 white), the formula of Sharma, Wu and Dalal (2005) written out.
+/// CIEDE2000 between two sRGB-encoded 8-bit colours (their `CIELab`), the formula of Sharma, Wu and
+/// Dalal (2005) written out.
 func deltaE2000(_ a: (Int, Int, Int), _ b: (Int, Int, Int)) -> Double {
     func lab(_ c: (Int, Int, Int)) -> (Double, Double, Double) {
-        func lin(_ v: Int) -> Double {
-            let x = Double(v) / 255
-            return x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4)
-        }
-        let (r, g, bl) = (lin(c.0), lin(c.1), lin(c.2))
-        let x = (0.4124564 * r + 0.3575761 * g + 0.1804375 * bl) / 0.95047
-        let y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * bl
-        let z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * bl) / 1.08883
-        func f(_ t: Double) -> Double { t > 216.0 / 24389 ? cbrt(t) : (24389.0 / 27 * t + 16) / 116 }
-        return (116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z)))
+        let v = CIELab(red: Double(c.0) / 255, green: Double(c.1) / 255, blue: Double(c.2) / 255)
+        return (v.l, v.a, v.b)
     }
     let (l1, a1, b1) = lab(a), (l2, a2, b2) = lab(b)
     let c1 = (a1 * a1 + b1 * b1).squareRoot(), c2 = (a2 * a2 + b2 * b2).squareRoot()

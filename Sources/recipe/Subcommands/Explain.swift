@@ -2,6 +2,7 @@ import ArgumentParser
 import RecipeCodecs
 import RecipeColor
 import RecipeCore
+import RecipeHistory
 import RecipeKernels
 import RecipeLanguage
 import RecipeOptimizer
@@ -105,7 +106,14 @@ struct Explain: ParsableCommand {
             print("colour: \(chosenColor.sourceName) in, \(chosenColor.outputName) out"
                   + (color.converts ? "; the plan converts at its ends" : "; nothing to convert"))
         }
-        print(dot ? GraphText.dot(graph, title: recipe) : GraphText.text(graph, checked: plan.checked[0]), terminator: "")
+        // The default look's stages are the graph's first nodes (`RenderPlanner.plan` composes it first).
+        let lookNodes = plan.defaultLook?.graph.map { $0.nodes.count - 1 } ?? 0
+        if let look = plan.defaultLook {
+            print("default look: \(RawDefaultLook.name) runs first (\(Paths.name(of: plan.request.photo)) is a camera raw and "
+                  + "\(Paths.name(of: recipe)) has no `develop` stage; a recipe with one replaces the whole look): "
+                  + look.stages.compactMap(\.op).joined(separator: ", "))
+        }
+        print(dot ? GraphText.dot(graph, title: recipe, lookNodes: lookNodes) : GraphText.text(graph, checked: plan.checked[0], lookNodes: lookNodes), terminator: "")
         if dot { return }
         do {
             let trace = try plan.trace()
@@ -162,7 +170,8 @@ struct Explain: ParsableCommand {
         let upright = info.uprightSize
         let source = plan.render.sourceSize ?? upright
         let denominator = plan.geometry?.denominator(for: source, exact: plan.render.sourceIsReducedDecode) ?? 1
-        print("develop of the \(raw.camera) raw: \(develop)\(graph.develop == nil ? " (the defaults: no develop stage)" : "")")
+        let whose = plan.defaultLook != nil ? " (\(RawDefaultLook.name)'s: the recipe has no develop stage)" : graph.develop == nil ? " (the defaults: no develop stage)" : ""
+        print("develop of the \(raw.camera) raw: \(develop)\(whose)")
         for (i, node) in plan.developNodes(denominator: denominator, decodingBytes: decoder.decodingBytes(scaleDenominator: denominator)).enumerated() {
             let bytes = node.bytes > 0 ? MemoryBudget.text(node.bytes) : "-"
             print("  #d\(i + 1) \(node.name.padding(16))\(String(describing: node.size).padding(12)) \(bytes.padding(10)) \(node.detail)")
@@ -239,7 +248,9 @@ func parseOverrides(_ list: [String]) throws -> [String: String] {
 
 /// Text and Graphviz renderings of a filter graph.
 enum GraphText {
-    static func text(_ graph: FilterGraph, checked: CheckedRecipe) -> String {
+    /// `lookNodes`: how many nodes after the source are the default look's (`RawDefaultLook`),
+    /// each marked so.
+    static func text(_ graph: FilterGraph, checked: CheckedRecipe, lookNodes: Int = 0) -> String {
         var out = "\(checked.file.path): format \(RecipeFormat.identifier) \(checked.declaredVersion.map { "\($0)" } ?? "?")"
         if !checked.migrations.isEmpty { out += " (migrated to \(RecipeFormat.current))" }
         out += "\n"
@@ -261,7 +272,7 @@ enum GraphText {
             line += "\(node.size)".padding(12)
             line += (node.opClass?.rawValue ?? "").padding(17)
             line += "← " + node.inputs.map { "#\($0)" }.joined(separator: ", ")
-            line += "   stage \(node.stageIndex)"
+            line += "   stage \(node.stageIndex)" + (i <= lookNodes ? " of \(RawDefaultLook.name)" : "")
             out += line + "\n"
             let params = node.params.names.map { name -> String in
                 let v = node.params[name]!.description
@@ -281,10 +292,11 @@ enum GraphText {
         return out
     }
 
-    static func dot(_ graph: FilterGraph, title: String) -> String {
+    static func dot(_ graph: FilterGraph, title: String, lookNodes: Int = 0) -> String {
         var out = "digraph recipe {\n  label=\(JSONValue.quote(title));\n  rankdir=TB;\n  node [shape=box, fontname=\"Helvetica\"];\n"
         for (i, node) in graph.nodes.enumerated() {
             var label = i == 0 ? "source\\n\(node.size)" : "\(node.op)\(node.stageID.map { " (\($0))" } ?? "")\\n\(node.size)"
+            if i > 0, i <= lookNodes { label += "\\n(\(RawDefaultLook.name))" }
             if i > 0 {
                 let given = node.params.names.filter { node.params.isGiven($0) }
                 if !given.isEmpty { label += "\\n" + given.map { "\($0) \(node.params[$0]!.description.filter { $0 != "\"" })" }.joined(separator: "\\n") }

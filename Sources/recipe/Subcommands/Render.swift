@@ -30,6 +30,11 @@ struct Render: ParsableCommand {
             --output-dir says otherwise (see `recipe edit`). A sidecar made for other bytes than \
             the photo's is refused.
 
+            A camera raw whose recipes have no `develop` stage, or that has no recipe, gets the \
+            default look first (Recipes/raw-default.recipe.yaml: the camera's white balance, a \
+            tone curve, a little vibrance and sharpening); a recipe with a `develop` stage, such \
+            as Recipes/raw-neutral.recipe.yaml (the scene as measured), replaces it.
+
             The output format follows OUT's extension (.jpg/.jpeg, .png, .tif/.tiff, .webp, \
             .heic/.heif/.hif or .avif). EXIF orientation is \
             applied, so the output is upright and its orientation tag says 1; EXIF, ICC, XMP and \
