@@ -32,6 +32,31 @@ package struct ExportSettings: Sendable, Equatable {
                               stripSerials: m.stripSerials, copyright: m.copyright, creator: m.creator)
     }
 
+    /// What the export does after the plan, one line each (`explain`): the stages after the last
+    /// resize, the metadata, the format and size limit the recipes ask.
+    package static func lines(_ output: CheckedRecipe.Output?) -> [String] {
+        guard let output else { return [] }
+        let settings = ExportSettings(output)
+        var out: [String] = []
+        if let s = settings.sharpen, let asked = output.sharpen {
+            out.append("after the last resize: output sharpening for \(asked.target) (\(asked.amount)): an unsharp mask of σ \(s.sigma) px, amount \(s.amount), on the output's values")
+        }
+        if let w = settings.watermark {
+            out.append("after the last resize: watermark \(w.image), \(Int((w.scale * 100).rounded())) % of the width, \(w.position), margin \(Int((w.margin * 1000).rounded()) / 10) %, opacity \(w.opacity)")
+        }
+        if let m = settings.metadata {
+            var what = m.keep == "all" ? "all metadata" : m.keep == "copyright" ? "only the copyright and creator" : "no metadata"
+            let strips = (m.stripLocation ? ["location"] : []) + (m.stripSerials ? ["serial numbers"] : [])
+            if !strips.isEmpty { what += " but " + strips.joined(separator: " and ") }
+            if m.copyright != nil || m.creator != nil { what += "; copyright and creator set" }
+            out.append("metadata: \(what)")
+        }
+        if let f = output.format { out.append("format: \(f) (what `apply` writes; --format overrides it)") }
+        if let q = output.quality { out.append("quality: \(q) (--quality overrides it)") }
+        if let b = output.maxBytes { out.append("max-bytes: \(MemoryBudget.text(b)): the highest quality whose file fits (--max-bytes overrides it)") }
+        return out
+    }
+
     /// Whether the render's result is written as it comes from the stages.
     package var isEmpty: Bool { sharpen == nil && watermark == nil && metadata == nil }
 

@@ -201,6 +201,21 @@ struct ExportSettingsTests: CLITest {
         #expect(!has(applied, "GPSLatitude") && applied["IFD0:Artist"] == "Zoë Ångström", "\(applied)")
     }
 
+    @Test("explain says what the export does after the plan: the sharpening and watermark after the last resize, the metadata, the format and limit")
+    func explainExport() throws {
+        let dir = TestPaths.temporaryDirectory("export-explain")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try write("", dir.appendingPathComponent("logo.png").path)
+        let r = try recipeFile("{format: jpeg, max-bytes: 300K, sharpen: {for: matte, amount: high}, watermark: {image: logo.png, scale: 15%}, metadata: {strip: [location]}}",
+                               in: dir)
+        let out = try ok(["explain", r])
+        for line in ["export: after the last resize: output sharpening for matte (high): an unsharp mask of σ 1.0 px, amount 1.5",
+                     "export: after the last resize: watermark logo.png, 15 % of the width, bottom-right", "export: metadata: all metadata but location",
+                     "export: format: jpeg", "export: max-bytes: 300 KiB"] {
+            #expect(out.contains(line), "no `\(line)` in:\n\(out)")
+        }
+    }
+
     @Test("apply writes the format a recipe's output names (web-export's TIFF becomes a JPEG); --format overrides it")
     func applyFormat() throws {
         let dir = TestPaths.temporaryDirectory("export-format")

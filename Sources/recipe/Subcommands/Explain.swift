@@ -125,6 +125,7 @@ struct Explain: ParsableCommand {
                 print("\nplan (--passes shows it after each optimiser pass):\n\(last)", terminator: "")
             }
             if !noFuse { printFusion(RenderJob.fusion(of: RecipePlanning.stages(of: last), source: .uint8, output: .uint8)) }
+            for line in ExportSettings.lines(plan.output) { print("export: " + line) }
             if let source = last.sourceSize, source != graph.nodes[0].size {
                 let full = graph.nodes[0].size
                 let d = plan.geometry?.denominator(for: (source.width, source.height), exact: last.sourceIsReducedDecode) ?? 1
