@@ -12,7 +12,7 @@ extension RenderJob {
     /// sampled one hardly blurs at all: ImageMagick's -unsharp at σ 0.6 within 3 codes, against 5)
     /// then the watermark, on floats in the output's encoding; the rows come out as the encoder's
     /// samples of `format`. `chain` unchanged when there is neither.
-    func finishing(_ chain: RowSource, format: ImageFileFormat, deep: Bool, pool: WorkerPool?) throws -> RowSource {
+    func finishing(_ chain: RowSource, format: ImageFileFormat, deep: Bool, pool: WorkerPool?, color: PhotoColor) throws -> RowSource {
         guard export.sharpen != nil || export.watermark != nil else { return chain }
         var rows = Self.integerRGB(chain)
         if rows.format.sampleType != .float32 { rows = PointStage(source: rows, programs: [], output: .float32, pool: pool) }
@@ -21,7 +21,7 @@ extension RenderJob {
         }
         if let w = export.watermark {
             let placed = WatermarkPlacement(w, photo: (rows.width, rows.height))
-            let mark = try WatermarkImage.load(w.path, width: placed.width, maxPixels: decode.maxPixels)
+            let mark = try WatermarkImage.load(w.path, width: placed.width, maxPixels: decode.maxPixels, into: color.output)
             let (x, y) = placed.origin(markHeight: mark.height)
             rows = WatermarkStage(source: rows, mark: mark, x: x, y: y, opacity: w.opacity)
         }

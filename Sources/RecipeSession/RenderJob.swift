@@ -337,7 +337,7 @@ package struct RenderJob {
         if let finalSize, chain.width != finalSize.width || chain.height != finalSize.height {
             chain = ResampleStep(source: chain, width: finalSize.width, height: finalSize.height)
         }
-        chain = try finishing(chain, format: outputFormat, deep: info.bitDepth > 8, pool: pool)
+        chain = try finishing(chain, format: outputFormat, deep: info.bitDepth > 8, pool: pool, color: color)
         let outFormat = ImageEncoders.pixelFormat(outputFormat, for: chain.format.colorModel, deep: info.bitDepth > 8)
         if chain.format != outFormat {
             chain = ConvertStep(source: chain, to: outFormat)

@@ -95,6 +95,27 @@ struct ExportSettingsTests: CLITest {
                 "the mark spreads beyond 77×38 px at 26 px from the corner")
     }
 
+    @Test("a watermark keeps its colours in a Display P3 output: its sRGB red is laid as P3's encoding of sRGB red (as the engine converts a red photo, within 1 code), not as P3's own red",
+          Requirement.imageMagick)
+    func watermarkInOutputSpace() throws {
+        let dir = TestPaths.temporaryDirectory("export-watermark-p3")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let red = dir.appendingPathComponent("red.png").path
+        try #require(try ExternalTool.run("/usr/bin/convert", ["-size", "192x64", "xc:rgb(255,0,0)", "-type", "TrueColor", "PNG24:" + red]).status == 0)
+        let marked = try recipeFile("{profile: display-p3, watermark: {image: red.png, position: top-left, scale: 25%, margin: 0%, opacity: 1}}", in: dir)
+        let out = dir.appendingPathComponent("out.png").path
+        _ = try ok(["render", Self.photo, "--recipe", marked, "-o", out])
+        let rgb = try pixels(out)
+        // The engine's own conversion of sRGB red into P3: a red photo rendered to display-p3.
+        let redPhoto = dir.appendingPathComponent("redphoto.png").path, converted = dir.appendingPathComponent("converted.png").path
+        try #require(try ExternalTool.run("/usr/bin/convert", ["-size", "8x8", "xc:rgb(255,0,0)", "-type", "TrueColor", "PNG24:" + redPhoto]).status == 0)
+        _ = try ok(["render", redPhoto, "-o", converted, "--profile", "display-p3"])
+        let expected = Array(try pixels(converted).prefix(3))
+        let mark = Array(rgb[(10 * 768 + 10) * 3..<(10 * 768 + 10) * 3 + 3])
+        #expect(expected[0] < 250 && expected[1] > 20, "sRGB red in P3 is not P3's red: \(expected)")
+        #expect(zip(mark, expected).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "the mark's red \(mark), sRGB red in P3 \(expected)")
+    }
+
     @Test("--max-bytes finds the highest quality that fits within one step in 4 encodes, and says so; a lossless output or one that cannot fit is refused with nothing written",
           arguments: ["jpg", "webp"])
     func maxBytes(_ ext: String) throws {
