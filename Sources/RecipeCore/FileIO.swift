@@ -142,20 +142,10 @@ public final class AtomicOutputFile {
         guard dir == root || dir + "/" == prefix || dir.hasPrefix(prefix), !name.isEmpty else {
             throw ImageError(.refused, path: path, "is not inside \(root); nothing written")
         }
-        var fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw ImageError(.writeFailed, path: path, "cannot open the output folder \(root): \(errnoText())") }
-        var walked = String(prefix.dropLast())
-        for part in (dir.count > prefix.count ? dir.dropFirst(prefix.count) : "").split(separator: "/") where part != "." {
-            walked += "/" + part
-            let next = openat(fd, String(part), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            let why = errno
-            close(fd)
-            guard next >= 0 else {
-                throw ImageError(.refused, path: path, why == ELOOP || why == ENOTDIR
-                                 ? "\(walked) is a link or not a folder; outputs are written only inside \(root), never through a link out of it: nothing written"
-                                 : "cannot open the folder \(walked): \(errnoText(why))")
-            }
-            fd = next
+        let fd: Int32
+        switch ConfinedFolder.open(dir, inside: root, creating: false) {
+        case .success(let opened): fd = opened
+        case .failure(let f): throw ImageError(f.isLink ? .refused : .writeFailed, path: path, "\(f.folder) \(f.reason): nothing written")
         }
         try self.init(path: path, directory: fd, name: name)
     }
@@ -380,4 +370,50 @@ public func errnoText(_ code: Int32 = errno) -> String {
     let text = String(cString: strerror(code))
     guard let first = text.first else { return text }
     return first.lowercased() + text.dropFirst()
+}
+
+/// A folder below a root, opened (or made) one level at a time from the root without following a
+/// link: what writes confined to a folder the user named go through, so that a folder swapped
+/// for a link meanwhile cannot take them outside it. The root itself may be a link.
+///
+/// ```swift
+/// if case .success(let fd) = ConfinedFolder.open("out/a/b", inside: "out", creating: true) { … close(fd) }
+/// ```
+public enum ConfinedFolder {
+    public struct Failure: Error {
+        /// The folder that could not be opened or made, and why ("is a link; …").
+        public var folder: String
+        public var reason: String
+        /// A link (or something not a folder) where a folder was expected.
+        public var isLink: Bool
+    }
+
+    /// The descriptor of `path` (the caller closes it), `path` being `root` or a folder below it.
+    public static func open(_ path: String, inside root: String, creating: Bool) -> Result<Int32, Failure> {
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        guard path == root || path + "/" == prefix || path.hasPrefix(prefix) else {
+            return .failure(Failure(folder: path, reason: "is not inside \(root)", isLink: false))
+        }
+        var fd = Glibc.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(Failure(folder: root, reason: "cannot open the folder: \(errnoText())", isLink: false)) }
+        var walked = String(prefix.dropLast())
+        for part in (path.count > prefix.count ? path.dropFirst(prefix.count) : "").split(separator: "/") where part != "." {
+            walked += "/" + part
+            if creating, mkdirat(fd, String(part), 0o777) != 0, errno != EEXIST {
+                let why = errnoText()
+                close(fd)
+                return .failure(Failure(folder: walked, reason: "cannot create the folder: \(why)", isLink: false))
+            }
+            let next = openat(fd, String(part), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            let why = errno
+            close(fd)
+            guard next >= 0 else {
+                return .failure(why == ELOOP || why == ENOTDIR
+                    ? Failure(folder: walked, reason: "is a link or not a folder; outputs are written only inside \(root), never through a link out of it", isLink: true)
+                    : Failure(folder: walked, reason: "cannot open the folder: \(errnoText(why))", isLink: false))
+            }
+            fd = next
+        }
+        return .success(fd)
+    }
 }

@@ -68,26 +68,10 @@ public enum Paths {
         guard path.hasPrefix(prefix) else { return try makeFolders(path) }
         // Each folder made and opened in the one opened before it, never by its whole path: a
         // folder swapped for a link meanwhile cannot take the next one outside `root`.
-        var fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw HistoryError(root, "cannot open the folder: \(errnoText())") }
-        defer { close(fd) }
-        var current = String(prefix.dropLast())
-        for part in path.dropFirst(prefix.count).split(separator: "/") where part != "." {
-            current += "/" + part
-            if mkdirat(fd, String(part), 0o777) != 0 && errno != EEXIST {
-                throw HistoryError(current, "cannot create the folder: \(errnoText())")
-            }
-            let next = openat(fd, String(part), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            guard next >= 0 else {
-                let why = errno
-                var st = stat()
-                if why == ELOOP || (fstatat(fd, String(part), &st, AT_SYMLINK_NOFOLLOW) == 0 && (st.st_mode & S_IFMT) == S_IFLNK) {
-                    throw HistoryError(current, "is a link; outputs are written only inside \(root), never through a link out of it (make it a folder)")
-                }
-                throw HistoryError(current, why == ENOTDIR ? "exists and is not a folder" : "cannot open the folder: \(errnoText(why))")
-            }
-            close(fd)
-            fd = next
+        switch ConfinedFolder.open(path, inside: root, creating: true) {
+        case .success(let fd): close(fd)
+        case .failure(let failure):
+            throw HistoryError(failure.folder, failure.reason + (failure.isLink ? " (make it a folder)" : ""))
         }
     }
 

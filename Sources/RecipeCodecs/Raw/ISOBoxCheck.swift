@@ -29,8 +29,7 @@ public enum ISOBoxCheck {
     /// Why the boxes of `path` do not fit together (nil: they do, or it cannot be read: the
     /// reader that follows says so).
     public static func problem(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard let fd = try? InputFile.openRegular(path) else { return nil }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { return nil }
