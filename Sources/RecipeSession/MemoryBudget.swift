@@ -1,3 +1,4 @@
+import RecipeCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -44,16 +45,8 @@ package struct MemoryBudget: Sendable, Equatable, CustomStringConvertible {
     /// (1G = 1 GiB = 1024³ bytes), with or without `i` and `B`, in any case. Nil for anything
     /// else; a size below `minimumBytes` is the caller's to refuse.
     package init?(argument: String) {
-        var text = Substring(argument.trimmingSpaces().lowercased())
-        if text.hasSuffix("b") { text = text.dropLast() }
-        if text.hasSuffix("i") { text = text.dropLast() }
-        var scale = 1.0
-        if let unit = text.last, let power = ["k": 1, "m": 2, "g": 3, "t": 4][String(unit)] {
-            scale = Double(1 << (10 * power))
-            text = text.dropLast()
-        }
-        guard let number = Double(text.trimmingSpaces()), number.isFinite, number > 0, number * scale < 0x1p62 else { return nil }
-        self.init(bytes: Int(number * scale))
+        guard let bytes = ByteSize.parse(argument) else { return nil }
+        self.init(bytes: bytes)
     }
 
     package var description: String { Self.text(bytes) }

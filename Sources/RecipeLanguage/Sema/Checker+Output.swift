@@ -78,30 +78,22 @@ extension Checker {
 
     static func trimmed(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
 
-    /// `max-bytes: 300K` (K, M: 1024 and 1024²; a bare number is bytes), 1K…1G.
+    /// `max-bytes: 300K` (`ByteSize`: K, M = 1024, 1024²; a bare number is bytes), 1K…1G.
     mutating func byteSize(_ node: YAMLNode) -> Int? {
         let what = "`max-bytes` of `output`"
-        guard var text = node.scalar?.uppercased(), node.mapping == nil, node.sequence == nil, !node.isNull else {
+        guard let text = node.scalar, node.mapping == nil, node.sequence == nil, !node.isNull else {
             error(.wrongType, "\(what) is a size such as `300K` or `2M`, not \(node.kindDescription)", node.range)
             return nil
         }
-        if text.hasSuffix("B") { text.removeLast() }
-        if text.hasSuffix("I") { text.removeLast() }
-        var scale = 1.0
-        if let unit = text.last, let power = ["K": 1, "M": 2, "G": 3][String(unit)] {
-            scale = Double(1 << (10 * power))
-            text.removeLast()
-        }
-        guard let v = Double(text), v.isFinite else {
-            error(.badUnit, "\(what) is `\(node.scalar!)`: a size is a number with K or M, such as `300K` or `2M`", node.range)
+        guard let bytes = ByteSize.parse(text) else {
+            error(.badUnit, "\(what) is `\(text)`: a size is a number with K or M, such as `300K` or `2M`", node.range)
             return nil
         }
-        let bytes = v * scale
-        guard bytes >= 1024, bytes <= Double(1 << 30) else {
-            error(.outOfRange, "\(what) is `\(node.scalar!)`, outside 1K…1G", node.range)
+        guard bytes >= 1024, bytes <= 1 << 30 else {
+            error(.outOfRange, "\(what) is `\(text)`, outside 1K…1G", node.range)
             return nil
         }
-        return Int(bytes)
+        return bytes
     }
 
     /// `sharpen: screen` or `sharpen: {for: glossy, amount: high}`.

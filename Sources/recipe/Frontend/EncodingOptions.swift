@@ -13,7 +13,7 @@ struct EncodingOptions: ParsableArguments {
     var quality: Int?
 
     @Option(help: ArgumentHelp("The most bytes a JPEG, WebP, HEIC or AVIF output may have (300K, 2M): the highest quality that fits, up to --quality, found in a few encodes (default: the recipe's `output: {max-bytes:}`, else no limit).", valueName: "size"))
-    var maxBytes: ByteSize?
+    var maxBytes: ByteSizeArgument?
 
     @Flag(help: "Lossless WebP, HEIC and AVIF output.")
     var lossless = false
@@ -76,12 +76,12 @@ extension OutputProfile: ExpressibleByArgument {
 extension RenderingIntent: ExpressibleByArgument {}
 
 /// `--max-bytes 300K`: K, M and G are 1024, 1024² and 1024³ (KiB, MiB, GiB); 1K at least.
-struct ByteSize: ExpressibleByArgument {
+struct ByteSizeArgument: ExpressibleByArgument {
     var bytes: Int
 
     init?(argument: String) {
-        guard let size = MemoryBudget(argument: argument), size.bytes >= 1024, size.bytes <= 1 << 30 else { return nil }
-        bytes = size.bytes
+        guard let bytes = ByteSize.parse(argument), bytes >= 1024, bytes <= 1 << 30 else { return nil }
+        self.bytes = bytes
     }
 
     static var defaultCompletionKind: CompletionKind { .default }
