@@ -53,4 +53,16 @@ static inline rk_v4 rk_load3(const unsigned char *p) {
     return (rk_v4){f[0], f[1], f[2], 0.0f};
 }
 
+/* Catmull-Rom (Keys a = −0.5) weights of the taps at −1, 0, 1, 2 for a sample at fraction t past
+ * tap 0: the rotation (Rotate.c) and the lens warp (LensWarp.c). */
+static inline void rk_cubic(float t, float w[4]) {
+    float t2 = t * t;
+    w[0] = ((-0.5f * t + 1.0f) * t - 0.5f) * t;
+    w[1] = (1.5f * t - 2.5f) * t2 + 1.0f;
+    w[2] = ((-1.5f * t + 2.0f) * t + 0.5f) * t;
+    w[3] = (0.5f * t - 0.5f) * t2;
+}
+
+static inline int rk_clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
 #endif

@@ -10,15 +10,6 @@
  * same order as the Swift reference did, with no fused multiply-add, so every CPU (and the AVX
  * build, which only gains 3-operand instructions) gives the same bytes. */
 
-static inline void rk_cubic(float t, float w[4]) {
-    float t2 = t * t;
-    w[0] = ((-0.5f * t + 1.0f) * t - 0.5f) * t;
-    w[1] = (1.5f * t - 2.5f) * t2 + 1.0f;
-    w[2] = ((-1.5f * t + 2.0f) * t + 0.5f) * t;
-    w[3] = (0.5f * t - 0.5f) * t2;
-}
-
-static inline int rk_clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 
 #define RK_ROTATE_BODY                                                                              \
     const unsigned char *src = (const unsigned char *)image;                                        \

@@ -290,6 +290,19 @@ extension PointProgram {
                     rk_scale_planes(r, g, b, gains, Int32(n))
                 }
             }
+        case .radialGain(let terms, let divide, let cx, let cy, let scale):
+            // The polynomial in r² per pixel (Horner), its inverse for lensfun's model.
+            let dy = (Float(y) + 0.5 - cy) * scale, dy2 = dy * dy
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: tile) { buffer in
+                let gains = buffer.baseAddress!
+                for i in 0..<n {
+                    let dx = (Float(x + i) + 0.5 - cx) * scale, r2 = dx * dx + dy2
+                    var poly: Float = 0
+                    for t in terms.reversed() { poly = (poly + t) * r2 }
+                    gains[i] = divide ? 1 / (1 + poly) : 1 + poly
+                }
+                rk_scale_planes(r, g, b, gains, Int32(n))
+            }
         case .saveInput:
             (planes + 3 * tile).update(from: planes, count: 3 * tile)
         case .maskMix(let shape, let invert, let amount):

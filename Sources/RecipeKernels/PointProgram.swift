@@ -367,7 +367,7 @@ public struct PointProgram: Sendable {
         switch step {
         case .toLinear, .toEncoded, .power, .levels, .sigmoid, .clip, .curves: return true
         case .matrix(let m): return m[1] == 0 && m[2] == 0 && m[4] == 0 && m[6] == 0 && m[8] == 0 && m[9] == 0
-        case .vibrance, .vignette, .saveInput, .maskMix, .colorTransform: return false
+        case .vibrance, .vignette, .radialGain, .saveInput, .maskMix, .colorTransform: return false
         case .lut(let table, _, _): return table.kind == .oneD
         }
     }

@@ -39,6 +39,11 @@ public enum PointStep: Sendable, Hashable {
     /// light; `encoded`: the same gain applied to encoded values (`EncodedGain`), where the planner
     /// found encoded neighbours on both sides.
     case vignette(amount: Float, inner: Float, outer: Float, cx: Float, cy: Float, scale: Float, encoded: Bool = false)
+    /// Positional: every channel times p, or divided by it when `divide`, with
+    /// p = 1 + terms[0]·r² + terms[1]·r⁴ + …, r the distance of the pixel centre (x + ½, y + ½)
+    /// from (cx, cy) in pixels, times `scale`. A lens's vignetting on linear light: lensfun's
+    /// `pa` model divides (`LensGeometry.vignettingStep`), a DNG FixVignetteRadial multiplies.
+    case radialGain(terms: [Float], divide: Bool, cx: Float, cy: Float, scale: Float)
     /// A .cube table (1D or 3D), its result mixed with the input by `amount`.
     case lut(CubeLUT, tetrahedral: Bool, amount: Float)
     /// Keeps the current values: a masked stage starts here.
@@ -55,7 +60,7 @@ public enum PointStep: Sendable, Hashable {
     /// such steps are laid out on one canvas and cannot move across a crop or a resize.
     public var readsPosition: Bool {
         switch self {
-        case .vignette: true
+        case .vignette, .radialGain: true
         case .maskMix(.gradient, _, _), .maskMix(.radial, _, _): true
         default: false
         }
@@ -71,6 +76,8 @@ public enum PointStep: Sendable, Hashable {
         switch self {
         case .vignette(let amount, let inner, let outer, let cx, let cy, let scale, let encoded):
             return .vignette(amount: amount, inner: inner, outer: outer, cx: cx * x, cy: cy * y, scale: scale / f, encoded: encoded)
+        case .radialGain(let terms, let divide, let cx, let cy, let scale):
+            return .radialGain(terms: terms, divide: divide, cx: cx * x, cy: cy * y, scale: scale / f)
         case .maskMix(.gradient(let fromX, let fromY, let toX, let toY), let invert, let amount):
             return .maskMix(.gradient(fromX: fromX * x, fromY: fromY * y, toX: toX * x, toY: toY * y), invert: invert, amount: amount)
         case .maskMix(.radial(let cx, let cy, let inner, let outer, let scale), let invert, let amount):
@@ -88,6 +95,8 @@ public enum PointStep: Sendable, Hashable {
         switch self {
         case .vignette(let amount, let inner, let outer, let cx, let cy, let scale, let encoded):
             return .vignette(amount: amount, inner: inner, outer: outer, cx: cx - x, cy: cy - y, scale: scale, encoded: encoded)
+        case .radialGain(let terms, let divide, let cx, let cy, let scale):
+            return .radialGain(terms: terms, divide: divide, cx: cx - x, cy: cy - y, scale: scale)
         case .maskMix(.gradient(let fromX, let fromY, let toX, let toY), let invert, let amount):
             return .maskMix(.gradient(fromX: fromX - x, fromY: fromY - y, toX: toX - x, toY: toY - y), invert: invert, amount: amount)
         case .maskMix(.radial(let cx, let cy, let inner, let outer, let scale), let invert, let amount):
@@ -220,6 +229,12 @@ public enum PointStep: Sendable, Hashable {
             let d = (dx * dx + dy * dy).squareRoot() * Double(scale)
             let k = 1 - Double(amount) * PointProgram.smoothstep(Double(inner), Double(outer), d)
             return encoded ? SIMD3(EncodedGain.reference(p.x, gain: k), EncodedGain.reference(p.y, gain: k), EncodedGain.reference(p.z, gain: k)) : p * k
+        case .radialGain(let terms, let divide, let cx, let cy, let scale):
+            let dx = (Double(x) + 0.5 - Double(cx)) * Double(scale), dy = (Double(y) + 0.5 - Double(cy)) * Double(scale)
+            let r2 = dx * dx + dy * dy
+            var poly = 1.0, power = 1.0
+            for t in terms { power *= r2; poly += Double(t) * power }
+            return divide ? p / poly : p * poly
         }
     }
 }

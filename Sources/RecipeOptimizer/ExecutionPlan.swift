@@ -239,6 +239,8 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
         case .vignette(let amount, _, _, _, _, _, let encoded):
             kernel = "vignette \(short(amount)) (positional\(encoded ? ", a gain on encoded values" : ""))"
         case .colorTransform(let t): kernel = "colour transform: \(t.name)"
+        case .radialGain(let terms, let divide, _, _, _):
+            kernel = "lens vignetting \(divide ? "÷" : "×") (1 + " + terms.enumerated().map { "\(short($0.element))·r\(["²", "⁴", "⁶", "⁸", "¹⁰"][min($0.offset, 4)])" }.joined(separator: " + ") + ") (positional)"
         }
         return "\(kernel) [\(s.space.rawValue)] ← \(s.origin)"
     }

@@ -58,6 +58,38 @@ int rk_rotate_row_path(int path, const void *image, ptrdiff_t row_stride, int wi
                        double start_x, double start_y, double step_x, double step_y, int count, int black_outside,
                        float *out);
 
+/* A lens correction's map (LensWarp.c, LensMap.swift): lensfun's normalisation and models, or a
+ * DNG WarpRectilinear. */
+enum { RK_LENS_NONE = 0, RK_LENS_POLY3 = 1, RK_LENS_POLY5 = 2, RK_LENS_PTLENS = 3, RK_LENS_DNG = 4 };
+enum { RK_TCA_NONE = 0, RK_TCA_LINEAR = 1, RK_TCA_POLY3 = 2 };
+typedef struct {
+    /* lensfun's lfModifier: pixel → normalised (x·norm_scale − centre) and back ((x + centre)·norm_unscale). */
+    double norm_scale, norm_unscale, center_x, center_y;
+    /* Correcting: normalised positions times pre_scale (1/scale) before the distortion. Adding
+     * distortion (reverse): the inverse of the distortion, then times post_scale (scale). */
+    double pre_scale, post_scale;
+    int reverse;
+    int distortion; /* RK_LENS_* */
+    double d[3];
+    int tca;        /* RK_TCA_*: linear kr, kb in t[0], t[1]; poly3 vr, vb, cr, cb, br, bb in t[0…5] */
+    double t[6];
+    /* RK_LENS_DNG: 1 or 3 planes of kr0…kr3 and kt0, kt1; the optical centre and the distance to
+     * the farthest corner, in pixels. */
+    int dng_planes;
+    double dng_kr[3][4], dng_kt[3][2];
+    double dng_cx, dng_cy, dng_m;
+} rk_lens_map;
+/* The source positions of `count` output pixels at (x0 + j·dx, y0 + j·dy) of the corrected canvas:
+ * six floats a pixel, red x, y, green x, y, blue x, y, in source pixel indices (pixel x's centre at x). */
+void rk_lens_map_row(const rk_lens_map *map, double x0, double y0, double dx, double dy, int count, float *out);
+/* `count` output pixels sampled bicubic (Catmull-Rom) from a planar float RGB ring (each row the
+ * red, green and blue planes of `width` floats; with `ring_rows` below `height`, source row y in
+ * slot y mod `ring_rows`), each channel at its own position from `positions` (rk_lens_map_row's
+ * layout); clamp-to-edge, 0 outside the picture's area; rows outside [first_row, last_row] (what
+ * the ring holds) clamped into it. Writes three planes of `count` floats at `out`. */
+void rk_warp_row(const void *image, ptrdiff_t row_stride, int width, int height, int ring_rows, int first_row, int last_row,
+                 const float *positions, int count, float *out);
+
 /* The 8-bit ends of a point pass (PointProgram+Execution.swift). `rk_u8_load`: `count` interleaved
  * RGB codes from `px` through `table` (256 floats per channel, r then g then b) into three planes
  * `tile` floats apart. `rk_u8_store`: the planes' values clamped to [0, 1] (NaN as 0), scaled by
