@@ -23,6 +23,8 @@ public enum GeometricStep: Sendable, Hashable, CustomStringConvertible {
     /// view decodes only what its region needs): positions are still those of the whole canvas.
     case straightenWindow(degrees: Double, expand: Bool, width: Int, height: Int, window: Window, mirrored: Bool, source: SourceWindow? = nil)
     case resize(width: Int, height: Int, kernel: ResampleKernel)
+    /// A lens correction (distortion, TCA) resampled once, with what `FuseGeometry` composed after it.
+    case lens(LensWarp)
 
     /// A rectangle of a canvas, in whole pixels.
     public struct Window: Sendable, Hashable {
@@ -48,6 +50,7 @@ public enum GeometricStep: Sendable, Hashable, CustomStringConvertible {
         case .straighten(_, _, let w, let h): CanvasSize(width: w, height: h)
         case .straightenWindow(_, _, _, _, let window, _, _): CanvasSize(width: window.width, height: window.height)
         case .resize(let w, let h, _): CanvasSize(width: w, height: h)
+        case .lens(let warp): CanvasSize(width: warp.window.width, height: warp.window.height)
         }
     }
 
@@ -58,6 +61,8 @@ public enum GeometricStep: Sendable, Hashable, CustomStringConvertible {
         case .rotate, .flip(horizontal: false): "the whole image"
         // The rows one rotated output row reads, W·|sin θ| of them and a strip more (StraightenStep).
         case .straighten, .straightenWindow: "a band of rows as tall as the tilt"
+        // The rows one corrected row reads: as many as the distortion bends a row (LensWarpStep).
+        case .lens: "a band of rows as tall as the distortion bends a row"
         }
     }
 
@@ -72,6 +77,7 @@ public enum GeometricStep: Sendable, Hashable, CustomStringConvertible {
                 + (mirrored ? ", mirrored left–right" : "")
                 + (source.map { ", from the \($0.window.width)×\($0.window.height) at (\($0.window.x), \($0.window.y)) of its input" } ?? "")
         case .resize(let w, let h, let k): "resize to \(w)×\(h) \(k.rawValue)"
+        case .lens(let warp): "\(warp)"
         }
     }
 }

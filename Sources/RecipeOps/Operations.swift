@@ -13,8 +13,8 @@ public enum Operations {
     /// Every operation, in reading order: tone, colour, LUT, local/positional, neighbourhood,
     /// geometric, composite. `recipe ops` lists them in this order.
     public static let all: [OperationSpec] = [
-        // the raw develop (the first stage, run by the decoder)
-        develop,
+        // the raw develop (the first stage, run by the decoder), then the lens correction
+        develop, lens,
         // tone
         exposure, brightness, contrast, gamma, levels, curve, sigmoid, invert, clip,
         // colour

@@ -11,12 +11,12 @@ extension ParamSet {
         return nil
     }
 
-    func choice(_ name: String) -> String? {
+    public func choice(_ name: String) -> String? {
         if case .choice(let c) = self[name] { return c }
         return nil
     }
 
-    func boolean(_ name: String) -> Bool? {
+    public func boolean(_ name: String) -> Bool? {
         if case .boolean(let b) = self[name] { return b }
         return nil
     }

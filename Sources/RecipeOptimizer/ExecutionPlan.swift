@@ -62,7 +62,7 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
             case .geometric(let step, _):
                 switch step {
                 case .crop, .rotate, .flip: .none
-                case .straighten, .straightenWindow, .resize: .linear
+                case .straighten, .straightenWindow, .resize, .lens: .linear
                 }
             case .keep, .resume, .blend: .encoded
             }

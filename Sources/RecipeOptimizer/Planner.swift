@@ -1,5 +1,6 @@
 import RecipeCore
 import RecipeKernels
+import RecipeOps
 
 /// Turns a checked filter graph into an execution plan through the optimiser passes, in this
 /// order (the one list of them; `recipe explain` prints the plan after each):
@@ -45,10 +46,11 @@ public enum Planner {
     /// `reduction` decodes it smaller (`LowerPointOps.shrinkEarly`).
     public static func plan(_ graph: FilterGraph, fuse: Bool = true, scale: Double = 1,
                             readFile: @escaping FileReader = { _ in throw PlanError("no file reader", range: nil) },
-                            color: ColorEndpoints = ColorEndpoints(), reduction: DecodeReduction? = { _ in nil })
+                            color: ColorEndpoints = ColorEndpoints(), reduction: DecodeReduction? = { _ in nil },
+                            lenses: [FilterGraph.NodeID: LensCorrection] = [:])
         throws(PlanError) -> (ExecutionPlan, [Trace]) {
         var trace: [Trace] = []
-        var plan = try LowerPointOps.run(graph, readFile: readFile, scale: scale, reduction: fuse ? reduction : nil)
+        var plan = try LowerPointOps.run(graph, readFile: readFile, scale: scale, reduction: fuse ? reduction : nil, lenses: lenses)
         plan.color = color
         trace.append(Trace(pass: "LowerPointOps", plan: plan))
         let passes: [(String, (ExecutionPlan) -> ExecutionPlan)] = fuse

@@ -42,17 +42,15 @@ public final class StraightenStep: RowSource {
     private let originX: Double
     private let originY: Double
     private let edge: Rotation.Edge
-    private var ring: PixelBuffer?
-    private var strip: PixelBuffer?
-    /// Source rows read into the ring so far.
-    private var rowsRead = 0
+    /// The band of source rows, interleaved (the bicubic taps read a pixel's channels side by side).
+    private var ring: SourceRing?
     private var next = 0
     /// Splits a strip's output rows over its threads.
     private let pool: WorkerPool?
     /// Output rows made per call at most (the ring is sized for them).
     static let rowsPerCall = 32
     /// Source rows read at a time.
-    public static let sourceStripRows = 16
+    public static let sourceStripRows = SourceRing.stripRows
 
     /// `width`×`height` is the output canvas: the source size for `crop`, the bounding box
     /// (`Rotation.expandedSize`) for `expand`. With a `pool`, each strip's rows are split over it
@@ -140,9 +138,7 @@ public final class StraightenStep: RowSource {
         let window = window ?? (0, 0, width, height)
         let map = map(source: source, angleDegrees: angleDegrees, fill: fill, width: width, height: height, window: window, mirrored: mirrored)
         let rows = ringRows(map: map, width: window.width, sourceHeight: source.height)
-        let float = PixelFormat(.rgb, .float32)
-        return (PixelBuffer.bytes(width: source.width, rowCapacity: rows, format: float)
-                + PixelBuffer.bytes(width: source.width, rowCapacity: sourceStripRows, format: float), rows)
+        return (SourceRing.bytes(width: source.width, rows: rows), rows)
     }
 
     /// The source rows output row `row` reads: its samples' rows clamped as the kernel clamps
@@ -156,36 +152,16 @@ public final class StraightenStep: RowSource {
         return min(lo, hi)...hi
     }
 
-    /// Reads source rows into the ring until row `last` is in, never over a row `keep` or after.
-    private func fill(through last: Int, keeping keep: Int) throws {
-        let ring = self.ring!, strip = self.strip!
-        while rowsRead <= last && rowsRead < sourceHeight {
-            let n = try source.readRows(into: strip)
-            precondition(n > 0, "source ended after \(rowsRead) of \(sourceHeight) rows")
-            precondition(rowsRead + n - ringRows <= keep || ringRows == sourceHeight, "the straighten band outgrew its ring")
-            for i in 0..<n {
-                // The ring holds interleaved pixels (the bicubic taps read a pixel's channels
-                // side by side); the rows come as planes.
-                let p = strip.row(i).assumingMemoryBound(to: Float.self), w = sourceWidth
-                rk_interleave3f(p, p + w, p + 2 * w, ring.row((rowsRead + i) % ringRows).assumingMemoryBound(to: Float.self), Int32(w))
-            }
-            rowsRead += n
-        }
-    }
-
     public func readRows(into buffer: PixelBuffer) throws -> Int {
         guard next < height else { buffer.rowCount = 0; return 0 }
         precondition(buffer.width == width && buffer.format == format, "buffer does not match the step's rows")
-        if ring == nil {
-            ring = PixelBuffer(width: sourceWidth, rowCapacity: ringRows, format: format)
-            strip = PixelBuffer(width: sourceWidth, rowCapacity: Self.sourceStripRows, format: format)
-        }
+        if ring == nil { ring = SourceRing(source: source, rows: ringRows, layout: .interleaved) }
         let n = min(buffer.rowCapacity, height - next, Self.rowsPerCall)
         // Rows move down the source as the output does (rowStepY > 0 for |θ| < 90°), so the
         // call's first row needs the lowest source row and its last row the highest.
         let first = sourceRows(ofOutputRow: next), last = sourceRows(ofOutputRow: next + n - 1)
-        try fill(through: max(first.upperBound, last.upperBound), keeping: min(first.lowerBound, last.lowerBound))
-        let image = ring!
+        try ring!.fill(through: max(first.upperBound, last.upperBound), keeping: min(first.lowerBound, last.lowerBound))
+        let image = ring!.buffer
         let map = self.map, edge = self.edge, (sw, sh) = (sourceWidth, sourceHeight), width = self.width
         let base = UnsafeRawPointer(image.baseAddress), stride = image.rowStride, ringRows = self.ringRows
         let top = next, (ox, oy) = (originX, originY)
@@ -206,7 +182,7 @@ public final class StraightenStep: RowSource {
         buffer.rowCount = n
         buffer.originY = next
         next += n
-        if next >= height { ring = nil; strip = nil }
+        if next >= height { ring = nil }
         return n
     }
 }

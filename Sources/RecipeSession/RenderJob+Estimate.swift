@@ -373,6 +373,12 @@ struct EstimateWalk {
             stage(what, bytes: bytes, lookahead: lookahead, input: rows, work: 16 * out.pixels)
         case .resize(let w, let h, let kernel):
             return resample(what, rows, to: (w, h), kernel: kernel, format: rows.format)
+        case .lens(let warp):
+            reads(LensWarpStep.sourceStripRows)
+            endsInPrefetch = false
+            let (bytes, lookahead) = LensWarpStep.footprint(geometry: warp.geometry, place: warp.place, width: warp.window.width,
+                                                            height: warp.window.height)
+            stage(what, bytes: bytes, lookahead: lookahead, input: rows, work: 48 * out.pixels)
         }
         return out
     }
@@ -409,7 +415,7 @@ extension GeometricStep {
     /// Whether the step writes float rows of its own (a straighten resamples in linear light).
     fileprivate var isStraighten: Bool {
         switch self {
-        case .straighten, .straightenWindow: true
+        case .straighten, .straightenWindow, .lens: true
         default: false
         }
     }

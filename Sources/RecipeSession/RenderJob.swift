@@ -682,6 +682,9 @@ package struct RenderJob {
                                                window: (window.x, window.y, window.width, window.height), mirrored: mirrored,
                                                from: source.map { ($0.window.x, $0.window.y, $0.canvas.width, $0.canvas.height) }, pool: pool)
                     case .resize(let w, let h, let kernel): chain = ResampleStep(source: input, width: w, height: h, kernel: kernel)
+                    case .lens(let warp):
+                        chain = LensWarpStep(source: input, geometry: warp.geometry, place: warp.place, width: warp.window.width,
+                                             height: warp.window.height, pool: pool)
                     }
                 case .keep(let name, let readers):
                     kept[name] = (RowTee(source: input, readers: readers), 0)

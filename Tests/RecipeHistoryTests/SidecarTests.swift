@@ -68,7 +68,7 @@ struct SidecarTests {
         var s = try Sidecar(editing: "format: dev.recipe.edit\nversion: 1.1\nstages: []\n", path: "/nonexistent/x.dng.recipe.yaml")
         #expect(s.text.contains("version: 1.1\n"))
         try s.append(stages: ["  - develop: {white-balance: daylight}\n"])
-        #expect(s.text.contains("version: 1.2\n"), "\(s.text)")
+        #expect(s.text.contains("version: \(RecipeFormat.current)\n"), "\(s.text)")
         #expect(s.checked.diagnostics.isEmpty, "\(s.checked.diagnostics)")
         // other stages leave an older version alone
         var t = try Sidecar(editing: "format: dev.recipe.edit\nversion: 1.1\nstages: []\n", path: "/nonexistent/y.jpg.recipe.yaml")

@@ -133,8 +133,12 @@ extension GeneratedRecipesTests {
         }
 
         /// A valid value of `spec`'s kind, as YAML text usable in flow and block context.
-        mutating func value(_ spec: ParamSpec) -> String {
-            switch spec.kind {
+        mutating func value(_ spec: ParamSpec) -> String { value(kind: spec.kind) }
+
+        mutating func value(kind: ParamKind) -> String {
+            switch kind {
+            case .text: return rng.pick(["auto", "camera", "\"Canon EF 24-70mm f/2.8L USM\"", "'Nikon AF-S Nikkor 35mm f/1.8G'"])
+            case .orAuto(let inner): return rng.chance(0.3) ? "auto" : value(kind: inner)
             case .number(let range, _): return number(range)
             case .integer(let range): return String(rng.int(range))
             case .boolean: return rng.chance(0.5) ? "true" : "false"
@@ -181,6 +185,13 @@ extension GeneratedRecipesTests {
             func p(_ name: String) -> ParamSpec { spec.param(name)! }
             func some(_ names: [String], _ chance: Double = 0.5) -> [String] { names.filter { _ in rng.chance(chance) } }
             switch spec.name {
+            case "lens":
+                // Any of its parameters, with at least one correction left on.
+                var out = some(["profile", "focal", "aperture", "distance", "crop-factor", "scale", "mode", "required"], 0.3)
+                    .map { ($0, value(p($0))) }
+                let switches = some(["distortion", "tca", "vignetting"], 0.4)
+                out += switches.enumerated().map { ($1, $0 == 0 ? "true" : value(p($1))) }
+                return out
             case "clip":
                 let (a, b) = { let v = increasing(2); return (v[0], v[1]) }()
                 switch rng.int(0...3) {
@@ -209,7 +220,12 @@ extension GeneratedRecipesTests {
                     if rng.chance(0.5) { out.append(("anchor", value(p("anchor")))) }
                     return out
                 }
-                var out = [("width", value(p("width"))), ("height", value(p("height")))]
+                // A crop keeps at least a pixel (R217): its sizes are drawn positive.
+                func positive(_ name: String) -> String {
+                    if case .length(let px, _) = p(name).kind { return length(px, positive: true) }
+                    return value(p(name))
+                }
+                var out = [("width", positive("width")), ("height", positive("height"))]
                 for key in some(["x", "y"]) { out.append((key, value(p(key)))) }
                 return out
             case "resize":
@@ -280,8 +296,9 @@ extension GeneratedRecipesTests {
                 primaryLineage = target.lineage
             }
             // `develop` stands only first, with one way of giving its white balance (R226, R217):
-            // RawTests and the fixtures check it; here it would make most recipes invalid.
-            let ops = Operations.all.filter { $0.opClass != .develop }
+            // RawTests and the fixtures check it; here it would make most recipes invalid. `lens`
+            // comes before any stage that moves pixels, once (R228): here only as the first stage.
+            let ops = Operations.all.filter { $0.opClass != .develop && (index == 1 || $0.name != "lens") }
             var spec = rng.pick(ops)
             var params: [(String, String)]
             while true {

@@ -43,7 +43,7 @@ struct MigrationTests {
             # A recipe of format 1.0: vignette version 1 called its strength `intensity`
             # (as Core Image's CIVignette does). Must keep loading (STYLE.md rule 8).
             format: dev.recipe.edit
-            version: 1.2
+            version: 1.3
             stages:
               - exposure: 0.2
               - vignette: {amount: 0.8, radius: 0.6}  # darker corners
@@ -64,7 +64,7 @@ struct MigrationTests {
         #expect(RecipePrinter.format(checked) == text)
     }
 
-    @Test("`develop` in a file that says 1.1 is warned (R304), and migrate moves only the version to 1.2")
+    @Test("`develop` in a file that says 1.1 is warned (R304), and migrate moves only the version to the current one")
     func newerOperationInOlderFile() throws {
         let text = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - develop: daylight\n  - exposure: 0.3\n"
         let checked = RecipeChecker.check(SourceFile(path: "t.recipe.yaml", text: text))
@@ -72,7 +72,7 @@ struct MigrationTests {
         #expect(!checked.hasErrors)
         #expect(checked.needsMigration)
         let migrated = try #require(RecipePrinter.migrated(checked))
-        #expect(migrated == text.replacingOccurrences(of: "version: 1.1", with: "version: 1.2"))
+        #expect(migrated == text.replacingOccurrences(of: "version: 1.1", with: "version: \(RecipeFormat.current)"))
         let again = RecipeChecker.check(SourceFile(path: "t.recipe.yaml", text: migrated))
         #expect(again.diagnostics.isEmpty, "\(again.diagnostics)")
         #expect(again.graph?.signature == checked.graph?.signature)

@@ -10,6 +10,12 @@ import Testing
     /// Why `value` does not fit `kind`, or nil when it does.
     static func mismatch(_ value: ParamValue, _ kind: ParamKind) -> String? {
         switch (kind, value) {
+        case (.orAuto, .auto):
+            return nil
+        case let (.orAuto(inner), value):
+            return mismatch(value, inner)
+        case let (.text(maxLength), .text(t)):
+            return t.count <= maxLength && !t.isEmpty ? nil : "text of \(t.count) characters, not 1…\(maxLength)"
         case let (.number(range, _), .number(v)):
             return range.contains(v) ? nil : "\(v) outside \(range)"
         case let (.integer(range), .integer(v)):
@@ -79,7 +85,7 @@ import Testing
     @Test func everyDeclaredOperationIsListed() throws {
         let declared = try Self.declarations(in: "Operations", matching: #/public static let \w+ = OperationSpec\(/#)
         #expect(declared == Operations.all.count)
-        #expect(Operations.all.count == 31)
+        #expect(Operations.all.count == 32)
     }
 
     @Test func everyDeclaredMaskIsListed() throws {
@@ -196,6 +202,6 @@ import Testing
             #expect(op.size(6000, 4000) == size(6000, 4000), "\(op.name)")
         }
         let geometric = Operations.all.filter { $0.opClass == .geometric }.map(\.name)
-        #expect(Set(geometric) == ["orient", "crop", "straighten", "rotate", "flip", "resize"])
+        #expect(Set(geometric) == ["orient", "lens", "crop", "straighten", "rotate", "flip", "resize"])
     }
 }

@@ -28,6 +28,10 @@ public enum ParamKind: Sendable, Hashable {
     case aspect
     /// The `id` of another stage.
     case stageRef
+    /// Free text of one line, at most `maxLength` characters (a lens profile's name).
+    case text(maxLength: Int)
+    /// The word `auto` (worked out from the photo when it is rendered) or a value of `kind`.
+    indirect case orAuto(ParamKind)
 }
 
 /// The unit of a number parameter, shown in `recipe ops` and the schema.
@@ -39,6 +43,8 @@ public enum NumberUnit: String, Sendable, Hashable {
     /// A fraction of something the parameter names (the half-diagonal, the short side).
     case fraction
     case factor = "×"
+    case millimetres = "mm"
+    case metres = "m"
 }
 
 /// What a `%` length is a percentage of.

@@ -73,6 +73,10 @@ public enum ParamValue: Sendable, Hashable, CustomStringConvertible {
     case aspect(Int, Int)
     /// The id of another stage (a composite op's second input).
     case stageRef(String)
+    /// Free text (`ParamKind.text`).
+    case text(String)
+    /// `auto`: the value is worked out from the photo when it is rendered.
+    case auto
 
     public var number: Double? {
         switch self {
@@ -88,7 +92,8 @@ public enum ParamValue: Sendable, Hashable, CustomStringConvertible {
         case .number(let v), .angle(let v): NumberFormatting.shortest(v)
         case .integer(let v): String(v)
         case .boolean(let b): b ? "true" : "false"
-        case .choice(let s), .stageRef(let s): s
+        case .choice(let s), .stageRef(let s), .text(let s): s
+        case .auto: "auto"
         // `[0.3, 0.4, 0.2]` is no `#rrggbb` (0.3 is 76.5/255): such a colour keeps its numbers.
         case .color(let c): c.isExactlyHex ? "\"\(c.hex)\"" : "[\(NumberFormatting.shortest(c.r)), \(NumberFormatting.shortest(c.g)), \(NumberFormatting.shortest(c.b))]"
         case .point(let p): "[\(NumberFormatting.shortest(p.x)), \(NumberFormatting.shortest(p.y))]"

@@ -166,7 +166,7 @@ struct DocumentBuilder {
     /// The canonical text of a checked value (words and paths quoted when YAML needs it).
     static func text(_ v: ParamValue) -> String {
         switch v {
-        case .file(let s), .choice(let s), .stageRef(let s): YAMLText.string(s)
+        case .file(let s), .choice(let s), .stageRef(let s), .text(let s): YAMLText.string(s)
         default: v.description
         }
     }

@@ -22,6 +22,8 @@ public enum ParamDescription {
         case .matrix: return "3×3 or 3×4 matrix [[…], […], […]]"
         case .aspect: return "ratio \"w:h\""
         case .stageRef: return "id of an earlier stage"
+        case .text(let max): return "text (up to \(max) characters)"
+        case .orAuto(let inner): return "auto | " + type(inner)
         }
     }
 

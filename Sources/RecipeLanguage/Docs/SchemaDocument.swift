@@ -207,6 +207,8 @@ public enum SchemaDocument {
                             ("items", .object([("type", "array"), ("items", .object([("type", "number")])), ("minItems", 3), ("maxItems", 4)]))])
         case .aspect: return .object([("type", "string"), ("pattern", "^ *[0-9]+ *: *[0-9]+ *$")])
         case .stageRef: return .object([("type", "string"), ("pattern", .string(idPattern))])
+        case .text(let max): return .object([("type", "string"), ("minLength", 1), ("maxLength", .int(max))])
+        case .orAuto(let inner): return .object([("anyOf", [.object([("const", "auto")]), kindSchema(inner)])])
         }
     }
 
@@ -215,7 +217,8 @@ public enum SchemaDocument {
         case .number(let d), .angle(let d): return .number(d)
         case .integer(let i): return .int(i)
         case .boolean(let b): return .bool(b)
-        case .choice(let s), .stageRef(let s), .file(let s): return .string(s)
+        case .choice(let s), .stageRef(let s), .file(let s), .text(let s): return .string(s)
+        case .auto: return .string("auto")
         case .color(let c): return .string(c.hex)
         case .point(let p): return [.number(p.x), .number(p.y)]
         case .points(let ps): return .array(ps.map { [.number($0.x), .number($0.y)] })

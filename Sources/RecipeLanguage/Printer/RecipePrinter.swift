@@ -253,7 +253,7 @@ public enum RecipePrinter {
                 return YAMLText.quoted(String(s.filter { $0 != " " }))
             case .point, .points, .matrix:
                 return genericText(node)
-            case .boolean, .choice, .stageRef, .file:
+            case .boolean, .choice, .stageRef, .file, .text, .orAuto:
                 return genericText(node)
             }
         }

@@ -54,6 +54,8 @@ extension Checker {
 
         var developStage: Int?
         var firstEdit: Int?
+        var lensStage: Int?
+        var firstGeometric: Int?
         for d in drafts {
             if let activeBase, d.index <= activeBase { continue }
             if d.base != nil {
@@ -94,6 +96,22 @@ extension Checker {
                     developStage = developStage ?? d.index
                 } else if firstEdit == nil {
                     firstEdit = d.index
+                }
+                // The lens correction works on the frame the camera made: before any stage that
+                // moves pixels (an `orient: auto` changes nothing: photos are upright on decode).
+                if spec.name == "lens" {
+                    if let first = lensStage {
+                        error(.misplacedLens, "a second `lens` stage: stage \(first) already corrects the lens", d.opRange,
+                              notes: [.init("a recipe corrects the lens once; put every lens setting in one stage")])
+                        broken = true
+                    } else if let moved = firstGeometric {
+                        error(.misplacedLens, "`lens` must come before stage \(moved), which moves the photo's pixels", d.opRange,
+                              notes: [.init("the lens is corrected on the frame the camera made; move `lens` above crops, rotations, straightens, flips and resizes")])
+                        broken = true
+                    }
+                    lensStage = lensStage ?? d.index
+                } else if spec.opClass == .geometric, firstGeometric == nil, !(spec.name == "orient" && d.params["mode"] == .choice("auto")) {
+                    firstGeometric = d.index
                 }
             }
             guard d.enabled, !d.broken, let spec = d.op, !broken else {

@@ -20,7 +20,24 @@ struct ValueChecker {
                   notes: [.init("for a point or list, give the param the whole value: `params: {c: [0.4, 0.5]}` and `center: $c`")])
             return nil
         }
-        switch spec.kind {
+        return convert(node, spec.kind, what: what)
+    }
+
+    mutating func convert(_ node: YAMLNode, _ kind: ParamKind, what: String) -> ParamValue? {
+        switch kind {
+        case .orAuto(let inner):
+            if node.plainScalar == "auto" { return .auto }
+            return convert(node, inner, what: what)
+        case .text(let maxLength):
+            guard let s = node.scalar, node.sequence == nil, !node.isNull, !s.isEmpty else {
+                error(.wrongType, "\(what) must be text, not \(node.kindDescription)", node)
+                return nil
+            }
+            guard s.count <= maxLength, !s.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 0x20 } == true }) else {
+                error(.outOfRange, "\(what) must be one line of at most \(maxLength) characters", node)
+                return nil
+            }
+            return .text(s)
         case .number(let range, let unit):
             guard let v = number(node, what: what, expected: "a number") else { return nil }
             guard inRange(v, range, node, what: what, unit: unit.rawValue) else { return nil }

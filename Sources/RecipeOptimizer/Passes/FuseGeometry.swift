@@ -11,7 +11,9 @@ import RecipeOps
 ///   →   straighten −1.5° crop to 2000×3000, only its 2000×2000 at (0, 500), mirrored left–right
 /// ```
 ///
-/// square-crop on photo24 resampled 6 MP of which it kept 4. A top–bottom flip is not folded:
+/// square-crop on photo24 resampled 6 MP of which it kept 4. A lens correction folds the same
+/// steps, and a straighten that keeps the canvas before them: the photo is resampled once for
+/// all of them. A top–bottom flip is not folded:
 /// the straighten streams down its source, and a flipped map would walk it upwards.
 enum FuseGeometry {
     static func run(_ plan: ExecutionPlan) -> ExecutionPlan {
@@ -53,13 +55,14 @@ enum FuseGeometry {
         case .straighten(let d, let e, let w, let h):
             .straightenWindow(degrees: d, expand: e, width: w, height: h,
                               window: GeometricStep.Window(x: 0, y: 0, width: w, height: h), mirrored: false)
-        case .straightenWindow: step
+        case .straightenWindow, .lens: step
         default: nil
         }
     }
 
     /// `next` applied to the windowed straighten `step`, or nil when it does not fold.
     static func fold(_ step: GeometricStep, _ next: GeometricStep) -> GeometricStep? {
+        if case .lens(let warp) = step { return fold(warp, next).map { .lens($0) } }
         guard case .straightenWindow(let d, let e, let w, let h, var window, var mirrored, nil) = step else { return nil }
         switch next {
         case .crop(let x, let y, let cw, let ch):
@@ -73,5 +76,25 @@ enum FuseGeometry {
             return nil
         }
         return .straightenWindow(degrees: d, expand: e, width: w, height: h, window: window, mirrored: mirrored)
+    }
+
+    /// `next` composed into a lens correction's map: a straighten that keeps the canvas (while
+    /// nothing is cut from it yet), then crops and left–right flips, as for a straighten.
+    static func fold(_ warp: LensWarp, _ next: GeometricStep) -> LensWarp? {
+        var warp = warp
+        let whole = GeometricStep.Window(x: 0, y: 0, width: warp.geometry.width, height: warp.geometry.height)
+        switch next {
+        case .straighten(let degrees, false, _, _) where warp.straighten == 0 && warp.window == whole && !warp.mirrored:
+            warp.straighten = degrees
+        case .crop(let x, let y, let cw, let ch):
+            warp.window.x += warp.mirrored ? warp.window.width - x - cw : x
+            warp.window.y += y
+            (warp.window.width, warp.window.height) = (cw, ch)
+        case .flip(horizontal: true):
+            warp.mirrored.toggle()
+        default:
+            return nil
+        }
+        return warp
     }
 }

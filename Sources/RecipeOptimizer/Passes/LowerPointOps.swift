@@ -17,7 +17,7 @@ import RecipeOps
 /// ```
 enum LowerPointOps {
     static func run(_ graph: FilterGraph, readFile: @escaping Planner.FileReader, scale: Double = 1,
-                    reduction: Planner.DecodeReduction? = nil) throws(PlanError) -> ExecutionPlan {
+                    reduction: Planner.DecodeReduction? = nil, lenses: [FilterGraph.NodeID: LensCorrection] = [:]) throws(PlanError) -> ExecutionPlan {
         var scales = renderScales(graph, output: scale, shrinkEarly: reduction != nil)
         let full = graph.nodes[0].size
         var source = scales[0] >= 1 ? full : CanvasSize(width: max(1, Int((Double(full.width) * scales[0]).rounded())),
@@ -27,6 +27,7 @@ enum LowerPointOps {
             (source, reduced) = shrinkEarly(graph, scales: &scales, wanted: source, reduction: reduction)
         }
         var lowering = Lowering(graph: graph, scales: scales, readFile: readFile)
+        lowering.lenses = lenses
         try lowering.run(source: source)
         var plan = ExecutionPlan(segments: lowering.segments + [lowering.steps], barriers: lowering.barriers)
         plan.sourceSize = source
@@ -114,6 +115,8 @@ enum LowerPointOps {
         /// The kernel of the first resize that shrinks the stages before it (`renderScales`): the
         /// resample of the decoded photo does its work, with its kernel.
         var sourceKernel: ResampleKernel?
+        /// The `lens` stages resolved for the photo (a stage without one corrects nothing).
+        var lenses: [FilterGraph.NodeID: LensCorrection] = [:]
 
         init(graph: FilterGraph, scales: [Double], readFile: @escaping Planner.FileReader) {
             self.graph = graph
@@ -190,6 +193,16 @@ enum LowerPointOps {
                 guard target != here else { return }
                 barrier(.geometric(.resize(width: target.width, height: target.height, kernel: kernel), origin: origin))
                 canvas[id] = target
+                return
+            }
+            if node.op == "lens" {
+                // Vignetting on the source's linear light (positional), then one resampling.
+                guard let correction = lenses[id] else { return }
+                let geometry = correction.geometry(node.params, canvas: here)
+                if node.params.boolean("vignetting") ?? true, let step = geometry.vignettingStep {
+                    steps.append(ExecutionPlan.Step(step, space: .linear, origin: origin))
+                }
+                if geometry.movesPixels { barrier(.geometric(.lens(LensWarp(geometry: geometry)), origin: origin)) }
                 return
             }
             if let step = Operations.geometricStep(op: node.op, params: node.params, canvas: here, scale: scale) {
