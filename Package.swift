@@ -70,6 +70,9 @@ let package = Package(
         // Camera raw files: LibRaw (libraw_r.so.20) behind a few C calls, loaded on the first raw
         // file (its header only at build time: Debian's libraw-dev).
         .target(name: "CRawLoader", dependencies: ["CLibraryLoader"]),
+        // lensfun's lens database (liblensfun.so.1) behind a few C calls, loaded on the first lens
+        // look-up (its header only at build time: Debian's liblensfun-dev).
+        .target(name: "CLensfunLoader", dependencies: ["CLibraryLoader"]),
         // recipe's own Bayer demosaic, strip by strip (see its header for why not LibRaw's).
         .target(name: "CDemosaic", cSettings: [.unsafeFlags(["-O3"])]),
         // setjmp/longjmp traps: Swift cannot longjmp, so these few calls stay in C.
@@ -88,6 +91,11 @@ let package = Package(
         .target(
             name: "RecipeCodecs",
             dependencies: ["RecipeCore", "RecipeKernels", "CJPEG", "CJPEGShim", "CPNG", "CPNGShim", "CTIFF", "CTIFFLoader", "CWebP", "CHeif", "CHeifLoader", "CRawLoader"]),
+        // Lens corrections' profiles: what a photo says about its lens, matched against lensfun's
+        // database, and the calibration at the photo's focal length, aperture and distance.
+        .target(
+            name: "RecipeLens", dependencies: ["RecipeCore", "RecipeKernels", "RecipeCodecs", "CLensfunLoader"],
+            exclude: ["README.md"], resources: [.embedInCode("Resources/lens-ids.tsv")]),
         .target(name: "RecipeRender", dependencies: ["RecipeCore", "RecipeKernels", "CKernelsSIMD", "CDemosaic"]),
         // Colour management: ICC profiles, lcms2 transforms, matrix-shaper constants for the kernels.
         .target(name: "RecipeColor", dependencies: ["RecipeCore", "CLCMS2"], exclude: ["README.md"]),
@@ -140,7 +148,7 @@ let package = Package(
             name: "recipe",
             dependencies: [
                 "RecipeCore", "RecipeKernels", "RecipeCodecs", "RecipeRender", "RecipeOps", "RecipeLanguage", "RecipeOptimizer", "RecipeHistory",
-                "RecipeBatch", "RecipeColor", "RecipeSession", "RecipeOptions", "RecipePreviewOptions", "CBuildInfo",
+                "RecipeBatch", "RecipeColor", "RecipeSession", "RecipeOptions", "RecipePreviewOptions", "RecipeLens", "CBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The preview server, a second executable beside `recipe` (which execs it for `recipe preview`):
@@ -168,6 +176,7 @@ let package = Package(
         .testTarget(name: "RecipeCoreTests", dependencies: ["RecipeCore", "TestSupport"]),
         .testTarget(name: "RecipeKernelsTests", dependencies: ["RecipeKernels", "TestSupport"]),
         .testTarget(name: "RecipeCodecsTests", dependencies: ["RecipeCodecs", "CDemosaic", "TestSupport"]),
+        .testTarget(name: "RecipeLensTests", dependencies: ["RecipeLens", "RecipeCodecs", "RecipeKernels", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "RecipeColorTests", dependencies: ["RecipeColor", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "RecipeRenderTests",

@@ -130,6 +130,13 @@ static rcp_raw *open_raw(const char *path, size_t pad, rcp_raw_info *info, int *
     info->shutter = d->other.shutter;
     info->aperture = d->other.aperture;
     info->focal_length = d->other.focal_len;
+    const libraw_makernotes_lens_t *mn = &d->lens.makernotes;
+    info->lens_id = mn->LensID == (unsigned long long)-1 || mn->LensID > (unsigned long long)INT64_MAX ? -1 : (long long)mn->LensID;
+    info->focal_length_35mm = d->lens.FocalLengthIn35mmFormat ? d->lens.FocalLengthIn35mmFormat : mn->FocalLengthIn35mmFormat;
+    info->lens_min_focal = d->lens.MinFocal > 0 ? d->lens.MinFocal : mn->MinFocal;
+    info->lens_max_focal = d->lens.MaxFocal > 0 ? d->lens.MaxFocal : mn->MaxFocal;
+    info->lens_max_aperture_wide = d->lens.MaxAp4MinFocal > 0 ? d->lens.MaxAp4MinFocal : mn->MaxAp4MinFocal;
+    info->lens_max_aperture_tele = d->lens.MaxAp4MaxFocal > 0 ? d->lens.MaxAp4MaxFocal : mn->MaxAp4MaxFocal;
     const libraw_gps_info_t *g = &d->other.parsed_gps;
     if (g->gpsparsed) {
         info->has_gps = 1;

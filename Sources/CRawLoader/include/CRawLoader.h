@@ -49,6 +49,12 @@ typedef struct {
     int thumb_format;             /* 0 none, 1 JPEG, 2 8-bit bitmap, 3 16-bit bitmap, 4/5 other */
     int thumb_width, thumb_height;
     unsigned thumb_length;
+    /* The lens as the maker notes identify it, for the lens database: LibRaw's maker-note lens ID
+     * (-1 when none), the focal length in 35 mm terms (0: unknown) and the lens's focal and widest
+     * aperture range (0: unknown). */
+    long long lens_id;
+    float focal_length_35mm;
+    float lens_min_focal, lens_max_focal, lens_max_aperture_wide, lens_max_aperture_tele;
 } rcp_raw_info;
 
 /* How to develop: LibRaw's raw-domain settings. */

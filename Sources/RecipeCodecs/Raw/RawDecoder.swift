@@ -153,7 +153,12 @@ public final class RawDecoder: ImageDecoder, MosaicSource {
             iso: c.iso > 0 ? Double(c.iso) : nil, shutter: c.shutter > 0 ? Double(c.shutter) : nil,
             aperture: c.aperture > 0 ? Double(c.aperture) : nil, focalLength: c.focal_length > 0 ? Double(c.focal_length) : nil,
             timestamp: c.timestamp > 0 ? Int(c.timestamp) : nil,
-            gps: c.has_gps != 0 ? (c.latitude, c.longitude, c.altitude) : nil)
+            gps: c.has_gps != 0 ? (c.latitude, c.longitude, c.altitude) : nil,
+            lensMake: string(c.lens_make), lensID: c.lens_id >= 0 ? Int64(c.lens_id) : nil,
+            focalLength35mm: c.focal_length_35mm > 0 ? Double(c.focal_length_35mm) : nil,
+            lensSpecification: c.lens_min_focal > 0 && c.lens_max_focal >= c.lens_min_focal
+                ? (Double(c.lens_min_focal), Double(c.lens_max_focal), c.lens_max_aperture_wide > 0 ? Double(c.lens_max_aperture_wide) : nil,
+                   c.lens_max_aperture_tele > 0 ? Double(c.lens_max_aperture_tele) : nil) : nil)
     }
 
     /// EXIF orientation for LibRaw's flip code (dcraw's `"50132467"[orientation]` read backwards).

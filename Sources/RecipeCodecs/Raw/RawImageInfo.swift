@@ -44,6 +44,16 @@ public struct RawImageInfo: Sendable {
     public var timestamp: Int?
     /// Signed degrees and metres.
     public var gps: (latitude: Double, longitude: Double, altitude: Double)?
+    /// The lens's maker as the file names it (EXIF LensMake), empty when it does not.
+    public var lensMake: String = ""
+    /// The maker notes' lens ID (Canon, Nikon, Sony, Pentax, Olympus … numbering, as LibRaw reads
+    /// it), nil when there is none: what names the lens when the file gives no lens name.
+    public var lensID: Int64?
+    /// Focal length in 35 mm terms (EXIF FocalLengthIn35mmFormat), for the crop factor.
+    public var focalLength35mm: Double?
+    /// The lens's focal range and widest apertures at its ends (EXIF LensSpecification or the
+    /// maker notes), nil when unknown.
+    public var lensSpecification: (minFocal: Double, maxFocal: Double, wideAperture: Double?, teleAperture: Double?)?
 }
 
 extension Unicode.GeneralCategory {

@@ -83,6 +83,7 @@ struct InfoReport {
         if !m.comments.isEmpty { blocks.append("comment (\(m.comments.count))") }
         if !m.pngText.isEmpty { blocks.append("text chunks (\(m.pngText.map(\.keyword).joined(separator: ", ")))") }
         fields.append(("metadata", .list(blocks)))
+        fields += InfoReport.lensFields(info)
     }
 }
 
