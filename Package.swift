@@ -119,7 +119,7 @@ let package = Package(
         .target(
             name: "RecipeSession",
             dependencies: ["RecipeCore", "RecipeKernels", "RecipeCodecs", "RecipeRender", "RecipeOps", "RecipeLanguage", "RecipeOptimizer",
-                           "RecipeHistory", "RecipeColor"]),
+                           "RecipeHistory", "RecipeColor", "RecipeLens"]),
         // `recipe preview`: the local web server (Hummingbird, NIO), its page (embedded in the binary),
         // the recipe watcher. The only target that sees NIO; it renders through RecipeSession.
         .target(

@@ -25,6 +25,10 @@ static __typeof__(lf_lens_interpolate_tca) *p_lf_lens_interpolate_tca;
 static __typeof__(lf_lens_interpolate_vignetting) *p_lf_lens_interpolate_vignetting;
 static __typeof__(lf_db_get_mounts) *p_lf_db_get_mounts;
 static __typeof__(lf_free) *p_lf_free;
+static __typeof__(lf_modifier_new) *p_lf_modifier_new;
+static __typeof__(lf_modifier_initialize) *p_lf_modifier_initialize;
+static __typeof__(lf_modifier_get_auto_scale) *p_lf_modifier_get_auto_scale;
+static __typeof__(lf_modifier_destroy) *p_lf_modifier_destroy;
 
 static const rcp_symbol symbols[] = {
     RCP_SYMBOL(lf_db_new),
@@ -40,6 +44,10 @@ static const rcp_symbol symbols[] = {
     RCP_SYMBOL(lf_lens_interpolate_vignetting),
     RCP_SYMBOL(lf_db_get_mounts),
     RCP_SYMBOL(lf_free),
+    RCP_SYMBOL(lf_modifier_new),
+    RCP_SYMBOL(lf_modifier_initialize),
+    RCP_SYMBOL(lf_modifier_get_auto_scale),
+    RCP_SYMBOL(lf_modifier_destroy),
     {0, 0},
 };
 static rcp_library library = {"liblensfun.so.1", symbols, PTHREAD_ONCE_INIT};
@@ -220,4 +228,18 @@ int rcp_lensfun_vignetting(const rcp_lensfun_db *d, int index, float focal, floa
     out->model = c.Model;
     for (int i = 0; i < 3; i++) out->terms[i] = c.Terms[i];
     return c.Model != LF_VIGNETTING_MODEL_NONE;
+}
+
+float rcp_lensfun_auto_scale(const rcp_lensfun_db *d, int index, float crop, int width, int height, float focal, int distortion,
+                             int tca) {
+    if (index < 0 || index >= d->lens_count || width < 1 || height < 1 || !(crop > 0) || !(focal > 0)) return 0;
+    const lfLens *lens = d->lenses[index];
+    lfModifier *modifier = p_lf_modifier_new(lens, crop, width, height);
+    if (!modifier) return 0;
+    int flags = (distortion ? LF_MODIFY_DISTORTION : 0) | (tca ? LF_MODIFY_TCA : 0);
+    /* Scale 1 adds no scale callback; the geometry stays the lens's own. */
+    p_lf_modifier_initialize(modifier, lens, LF_PF_F32, focal, 8.0f, 1000.0f, 1.0f, lens->Type, flags, 0);
+    float scale = p_lf_modifier_get_auto_scale(modifier, 0);
+    p_lf_modifier_destroy(modifier);
+    return scale > 0 && scale < 100 ? scale : 0;
 }

@@ -93,4 +93,27 @@ public struct LensCalibration: Sendable, Hashable {
 
     /// Whether it corrects anything.
     public var isEmpty: Bool { distortion == nil && tca == nil && vignetting == nil }
+
+    /// Whether every number is finite (a damaged profile or opcode may hold NaN or infinity).
+    public var isFinite: Bool {
+        var numbers = [calibrationCropFactor, calibrationAspectRatio, centerX, centerY]
+        switch distortion {
+        case .poly3(let k1)?: numbers += [k1]
+        case .poly5(let k1, let k2)?: numbers += [k1, k2]
+        case .ptlens(let a, let b, let c)?: numbers += [a, b, c]
+        case .dngWarp(let planes, let cx, let cy)?: numbers += planes.flatMap { $0.kr + $0.kt } + [cx, cy]
+        case nil: break
+        }
+        switch tca {
+        case .linear(let kr, let kb)?: numbers += [kr, kb]
+        case .poly3(let vr, let vb, let cr, let cb, let br, let bb)?: numbers += [vr, vb, cr, cb, br, bb]
+        case nil: break
+        }
+        switch vignetting {
+        case .pa(let k1, let k2, let k3)?: numbers += [k1, k2, k3]
+        case .dngRadial(let k, let cx, let cy)?: numbers += k + [cx, cy]
+        case nil: break
+        }
+        return numbers.allSatisfy(\.isFinite)
+    }
 }

@@ -109,6 +109,17 @@ public struct LensProfile: Sendable, Hashable, CustomStringConvertible {
         return c
     }
 
+    /// lensfun's own automatic scale (GetAutoScale) for this lens on a `width`×`height` photo of a
+    /// camera of `cropFactor` at `focal` mm, with distortion and TCA corrected as asked: the
+    /// magnification that leaves no empty border. Asked of lensfun itself, so that `scale: auto`
+    /// lands exactly where lensfun's would (its search stops within a thousandth of the edge, so
+    /// another implementation lands elsewhere within that). nil when lensfun finds none.
+    public func autoScale(cropFactor: Double, width: Int, height: Int, focal: Double, distortion: Bool, tca: Bool) -> Double? {
+        let s = rcp_lensfun_auto_scale(handle.db, Int32(index), Float(cropFactor), Int32(width), Int32(height), Float(focal),
+                                       distortion ? 1 : 0, tca ? 1 : 0)
+        return s > 0 ? Double(s) : nil
+    }
+
     private func terms(_ r: rcp_lensfun_calibration) -> [Double] {
         [r.terms.0, r.terms.1, r.terms.2, r.terms.3, r.terms.4, r.terms.5].map(Double.init)
     }

@@ -50,10 +50,14 @@ public struct LensWarp: Sendable, Hashable, CustomStringConvertible {
 public struct LensCorrection: Sendable, Hashable {
     public var calibration: LensCalibration
     public var cameraCropFactor: Double
+    /// The scale that fills the frame as lensfun finds it for the full-size photo (`scale: auto`);
+    /// nil: `LensGeometry.autoScale()`'s own (a DNG's data, or lensfun finding none).
+    public var autoScale: Double?
 
-    public init(calibration: LensCalibration, cameraCropFactor: Double) {
+    public init(calibration: LensCalibration, cameraCropFactor: Double, autoScale: Double? = nil) {
         self.calibration = calibration
         self.cameraCropFactor = cameraCropFactor
+        self.autoScale = autoScale
     }
 
     /// The correction a `lens` stage's parameters ask for, laid on a canvas of `canvas`: the
@@ -64,7 +68,7 @@ public struct LensCorrection: Sendable, Hashable {
         g.distortion = params.boolean("distortion") ?? true
         g.tca = params.boolean("tca") ?? true
         g.reverse = params.choice("mode") == "distort"
-        g.scale = params.number("scale") ?? (g.reverse ? 1 : g.autoScale() ?? 1)
+        g.scale = params.number("scale") ?? (g.reverse ? 1 : autoScale ?? g.autoScale() ?? 1)
         return g
     }
 }

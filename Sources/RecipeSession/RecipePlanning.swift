@@ -40,6 +40,8 @@ package struct PlannedRender: Sendable {
     /// The most reading a recipe's file held before decoding (a `.cube`'s text and its table,
     /// freed once planned): part of the peak when it is larger than the render's own.
     package var reading: RenderEstimate.Part? = nil
+    /// What planning found that the render should say (a lens stage left uncorrected).
+    package var warnings: [ImageWarning] = []
 
     package init(stages: [RenderStage], sourceSize: (width: Int, height: Int)?, finalSize: (width: Int, height: Int)? = nil,
                  sourceKernel: ResampleKernel = .lanczos3, sourceIsReducedDecode: Bool = false, color: PhotoColor? = nil) {

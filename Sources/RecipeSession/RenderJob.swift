@@ -107,6 +107,8 @@ package struct RenderJob {
     package var recipeName: String?
     /// What planning held reading the recipe's files (`PlannedRender.reading`).
     package var reading: RenderEstimate.Part?
+    /// What planning found that the render should say (a lens stage left uncorrected).
+    package var plannedWarnings: [ImageWarning] = []
 
     /// Runs `planned`: its stages, from its source size, to its final size.
     package mutating func take(_ planned: PlannedRender) {
@@ -119,6 +121,7 @@ package struct RenderJob {
         color = planned.color
         if let develop = planned.develop { decode.develop = develop }
         reading = planned.reading
+        plannedWarnings = planned.warnings
     }
 
     package struct Outcome {
@@ -381,7 +384,7 @@ package struct RenderJob {
             try file.commit()
         }
         return Outcome(width: chain.width, height: chain.height, scaleDenominator: denominator,
-                       warnings: color.warnings + decoder.warnings + encoderWarnings.map { ImageWarning(path: output, $0) },
+                       warnings: plannedWarnings + color.warnings + decoder.warnings + encoderWarnings.map { ImageWarning(path: output, $0) },
                        superseded: !committed, fit: fit)
     }
 

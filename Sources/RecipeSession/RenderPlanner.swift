@@ -59,10 +59,15 @@ package enum RenderPlanner {
         } catch {
             throw .photo(error)
         }
+        // The lens stages, resolved for this photo (its own data, or lensfun's profile).
+        let lens = LensResolver.resolve(graph, info: header.info, photo: request.photo)
+        if let failure = lens.failure { throw .photo(failure) }
+        plan.lens = lens
         let readFile = RecipePlanning.fileReader(for: checked.filesFolder, budget: request.budget.perRender)
         do {
             plan.render = try RecipePlanning.plan(graph, size: request.size, fuse: request.fuse, readFile: readFile, photo: header.geometry,
-                                                  color: color.map { RecipePlanning.colorEnds($0, graph) } ?? ColorEndpoints())
+                                                  color: color.map { RecipePlanning.colorEnds($0, graph) } ?? ColorEndpoints(),
+                                                  lenses: lens.corrections)
         } catch {
             throw .plan(error, recipe: checked.filesFolder == "/" ? "" : request.recipes[0].path)
         }
@@ -72,6 +77,7 @@ package enum RenderPlanner {
         plan.render.recipeName = plan.defaultLook == nil ? names : ([RawDefaultLook.name] + (names.isEmpty ? [] : [names])).joined(separator: " + ")
         plan.render.develop = graph.develop
         plan.render.reading = RecipePlanning.reading(graph, recipe: checked.filesFolder)
+        plan.render.warnings = lens.warnings
         plan.color = color
         return plan
     }
@@ -186,6 +192,8 @@ package struct RenderPlan {
     package var info: ImageInfo?
     package var geometry: PhotoGeometry?
     package var color: PhotoColor?
+    /// The lens stages as resolved for the photo (what corrects it, or why nothing does).
+    package var lens = LensResolver.Resolution()
     /// The recipes' `output:` settings, a later recipe's winning.
     package var output: CheckedRecipe.Output?
     /// The stages, sizes and colour a job runs.
@@ -218,7 +226,7 @@ package struct RenderPlan {
         let folder = request.recipes.count == 1 ? request.recipes[0].path : "/"
         let color = self.color.map { RecipePlanning.colorEnds($0, graph) } ?? ColorEndpoints()
         return try Planner.plan(graph, fuse: request.fuse, readFile: RecipePlanning.fileReader(for: folder), color: color,
-                                reduction: { [geometry] in geometry?.reduced(for: $0) }).1
+                                reduction: { [geometry] in geometry?.reduced(for: $0) }, lenses: lens.corrections).1
     }
 
     /// Every diagnostic of the recipes, as `recipe check` prints each (no colour).

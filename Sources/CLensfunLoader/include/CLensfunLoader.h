@@ -84,4 +84,10 @@ int rcp_lensfun_tca(const rcp_lensfun_db *db, int index, float focal, rcp_lensfu
 int rcp_lensfun_vignetting(const rcp_lensfun_db *db, int index, float focal, float aperture, float distance,
                            rcp_lensfun_calibration *out);
 
+/* lensfun's automatic scale (lfModifier::GetAutoScale) for lens `index` on a `width`×`height` image
+ * of a camera of crop factor `crop` at `focal` mm, with its distortion and TCA corrections on or
+ * off: the magnification that leaves no empty border. 0 when it cannot be found. */
+float rcp_lensfun_auto_scale(const rcp_lensfun_db *db, int index, float crop, int width, int height, float focal, int distortion,
+                             int tca);
+
 #endif

@@ -105,6 +105,8 @@ struct Explain: ParsableCommand {
             let color = RecipePlanning.colorEnds(chosenColor, graph)
             print("colour: \(chosenColor.sourceName) in, \(chosenColor.outputName) out"
                   + (color.converts ? "; the plan converts at its ends" : "; nothing to convert"))
+            for line in plan.lens.lines { print(line) }
+            Console.warnings(plan.lens.warnings)
         }
         // The default look's stages are the graph's first nodes (`RenderPlanner.plan` composes it first).
         let lookNodes = plan.defaultLook?.graph.map { $0.nodes.count - 1 } ?? 0
