@@ -24,6 +24,8 @@ struct BatchReport {
     var failed = 0
     /// Every failure, one line each, for the summary.
     var failures: [String] = []
+    /// Photos rendered without the lens correction their recipe asks for, with why, for the summary.
+    var uncorrectedLens: [String] = []
     /// Entries with a photo's name left out on purpose (links leaving the folder, dangling links,
     /// FIFOs), one line each, for the summary: not failures, and never silent.
     var leftOut: [String] = []
@@ -61,6 +63,7 @@ struct BatchReport {
             if !outcome.warnings.isEmpty { fields.append(("warnings", .list(outcome.warnings))) }
             if outcome.status == .rendered, !dryRun { fields.append(("seconds", .number((outcome.seconds * 1000).rounded() / 1000))) }
             if let fit = outcome.fit { fields += [("quality", .int(fit.quality)), ("bytes", .int(fit.bytes)), ("encodes", .int(fit.encodes))] }
+            if let why = outcome.uncorrectedLens { fields.append(("lens_uncorrected", .string(why))) }
             print(JSONLine.object(fields))
             fflush(nil)
         }
@@ -81,6 +84,7 @@ struct BatchReport {
             emitAboveBar("recipe: \(item.photo.path): \(outcome.error ?? outcome.reason)")
         }
         if outcome.status == .rendered { renderSeconds += outcome.seconds }
+        if outcome.status == .rendered, let why = outcome.uncorrectedLens { uncorrectedLens.append("\(item.photo.path): \(why)") }
         if mode == .bar { draw(current: item.output) }
     }
 
@@ -130,13 +134,19 @@ struct BatchReport {
         if rendered > 0, !dryRun, seconds > 0 { line += " (\(Self.fixed(Double(rendered) / seconds)) photos/s)" }
         if json {
             print(JSONLine.object([("status", .string("summary")), ("rendered", .int(rendered)), ("skipped", .int(skipped)),
-                                   ("failed", .int(failed)), ("left_out", .int(leftOut.count)), ("seconds", .number((seconds * 1000).rounded() / 1000)),
+                                   ("failed", .int(failed)), ("left_out", .int(leftOut.count)), ("lens_uncorrected", .int(uncorrectedLens.count)),
+                                   ("seconds", .number((seconds * 1000).rounded() / 1000)),
                                    ("dry_run", .bool(dryRun))]))
         }
         Console.printError("recipe: " + line)
         if !leftOut.isEmpty {
             Console.printError("recipe: \(leftOut.count) left out:")
             for f in leftOut { Console.printError("  " + f) }
+        }
+        if !uncorrectedLens.isEmpty {
+            // Not failures (the recipe let them render uncorrected), and never silent.
+            Console.printError("recipe: \(Self.count(uncorrectedLens.count)) photo\(uncorrectedLens.count == 1 ? "" : "s") rendered without lens correction:")
+            for f in uncorrectedLens { Console.printError("  " + f) }
         }
         let extra = failures.count - failed
         if !failures.isEmpty {

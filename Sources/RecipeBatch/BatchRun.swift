@@ -85,6 +85,8 @@ package struct BatchRun {
         var record: Manifest.Record?
         /// With a size limit: the quality found.
         var fit: RenderJob.Outcome.Fit?
+        /// Why a lens stage corrected nothing on the photo.
+        var uncorrectedLens: String?
     }
 
     /// Returns whether any photo failed.

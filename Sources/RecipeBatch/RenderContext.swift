@@ -56,7 +56,7 @@ struct RenderContext: Sendable {
             let record = try render(&item)
             return BatchRun.Outcome(status: .rendered, item: item, reason: item.decision?.reason ?? "changed",
                                     warnings: record.warnings, seconds: Double(FileStat.now() - start) / 1e9, record: record.record,
-                                    fit: record.fit)
+                                    fit: record.fit, uncorrectedLens: record.uncorrectedLens)
         } catch {
             var message = Self.message(error)
             if message.hasPrefix(item.photo.path + ": ") { message.removeFirst(item.photo.path.count + 2) }
@@ -74,7 +74,7 @@ struct RenderContext: Sendable {
         }
     }
 
-    func render(_ item: inout BatchRun.Item) throws -> (record: Manifest.Record, warnings: [String], fit: RenderJob.Outcome.Fit?) {
+    func render(_ item: inout BatchRun.Item) throws -> (record: Manifest.Record, warnings: [String], fit: RenderJob.Outcome.Fit?, uncorrectedLens: String?) {
         let photo = item.photo.path
         guard let before = FileStat.of(photo) else { throw HistoryError(photo, "is gone or no longer a regular file") }
         let digest = item.sourceSHA256 != nil && before == item.photo.stat ? item.sourceSHA256! : try ContentHash.file(photo).sha256
@@ -119,7 +119,7 @@ struct RenderContext: Sendable {
         let record = Manifest.Record(output: item.output, source: photo, sourceSHA256: digest, sourceStat: before,
                                      recipeSHA256: item.recipeSHA256, engine: engine, outputSHA256: outputSHA,
                                      outputStat: outputStat, recorded: FileStat.now())
-        return (record, outcome.warnings.map(\.description), outcome.fit)
+        return (record, outcome.warnings.map(\.description), outcome.fit, outcome.uncorrectedLens)
     }
 }
 

@@ -25,8 +25,8 @@ package enum LensResolver {
         package var lines: [String] = []
         /// A required correction that cannot be made: the render fails with this.
         package var failure: ImageError?
-        /// Whether a stage found nothing to correct with (`apply` counts and lists such photos).
-        package var uncorrected = false
+        /// Why a stage found nothing to correct with (`apply` counts and lists such photos).
+        package var uncorrected: String?
     }
 
     /// Focal lengths outside this are not a photo's (a zero or a corrupt EXIF value).
@@ -40,7 +40,7 @@ package enum LensResolver {
             let stage = "lens (stage \(node.stageIndex))"
             let required = node.params.boolean("required") ?? false
             func refuse(_ why: String) {
-                result.uncorrected = true
+                result.uncorrected = result.uncorrected ?? "\(stage): \(why)"
                 if required {
                     result.failure = result.failure ?? ImageError(.unsupported, path: photo, "\(stage): \(why); the recipe requires the correction")
                 } else {

@@ -4,6 +4,7 @@ import RecipeCore
 import RecipeHistory
 import RecipeKernels
 import RecipeLanguage
+import RecipeLens
 import RecipeOptimizer
 #if canImport(Glibc)
 import Glibc
@@ -142,6 +143,9 @@ package struct RecipeChain: Sendable {
             let meta = info.metadata
             let colorKey = "\(color.sourceName) \(meta.icc?.hashValue ?? 0) \(meta.pngGamma ?? 0) \(meta.pngSRGBIntent ?? -1)"
             key = "\(photo.upright.width)x\(photo.upright.height) \(photo.stored.width)x\(photo.stored.height) \(photo.supportedScaleDenominators) \(request.size) \(request.fuse) \(colorKey)"
+            // A lens stage is resolved from the photo's EXIF: photos of other lenses or settings
+            // have other plans.
+                + " \(LensQuery(info: info))"
             if var cached = cache[key!] {
                 // The same stages and conversions; this photo's request, header and name on its warnings.
                 cached.request = request

@@ -42,6 +42,8 @@ package struct PlannedRender: Sendable {
     package var reading: RenderEstimate.Part? = nil
     /// What planning found that the render should say (a lens stage left uncorrected).
     package var warnings: [ImageWarning] = []
+    /// Why a lens stage corrects nothing on this photo (nil: every lens stage corrects it).
+    package var uncorrectedLens: String?
 
     package init(stages: [RenderStage], sourceSize: (width: Int, height: Int)?, finalSize: (width: Int, height: Int)? = nil,
                  sourceKernel: ResampleKernel = .lanczos3, sourceIsReducedDecode: Bool = false, color: PhotoColor? = nil) {

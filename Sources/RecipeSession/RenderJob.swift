@@ -109,6 +109,8 @@ package struct RenderJob {
     package var reading: RenderEstimate.Part?
     /// What planning found that the render should say (a lens stage left uncorrected).
     package var plannedWarnings: [ImageWarning] = []
+    /// Why a lens stage corrects nothing on this photo (the outcome says it).
+    package var uncorrectedLens: String?
 
     /// Runs `planned`: its stages, from its source size, to its final size.
     package mutating func take(_ planned: PlannedRender) {
@@ -122,6 +124,7 @@ package struct RenderJob {
         if let develop = planned.develop { decode.develop = develop }
         reading = planned.reading
         plannedWarnings = planned.warnings
+        uncorrectedLens = planned.uncorrectedLens
     }
 
     package struct Outcome {
@@ -133,6 +136,8 @@ package struct RenderJob {
         package var superseded = false
         /// With a size limit (`--max-bytes`): the quality found.
         package var fit: Fit?
+        /// Why a lens stage corrected nothing (`apply` lists such photos).
+        package var uncorrectedLens: String?
 
         /// The quality a size limit found: the file's bytes, and how many encodes it took.
         package struct Fit: Sendable, Equatable {
@@ -385,7 +390,7 @@ package struct RenderJob {
         }
         return Outcome(width: chain.width, height: chain.height, scaleDenominator: denominator,
                        warnings: plannedWarnings + color.warnings + decoder.warnings + encoderWarnings.map { ImageWarning(path: output, $0) },
-                       superseded: !committed, fit: fit)
+                       superseded: !committed, fit: fit, uncorrectedLens: uncorrectedLens)
     }
 
     /// Point work that runs inside the neighbourhood stages beside it rather than as passes of

@@ -78,6 +78,7 @@ package enum RenderPlanner {
         plan.render.develop = graph.develop
         plan.render.reading = RecipePlanning.reading(graph, recipe: checked.filesFolder)
         plan.render.warnings = lens.warnings
+        plan.render.uncorrectedLens = lens.uncorrected
         plan.color = color
         return plan
     }
