@@ -115,4 +115,29 @@ struct LensCommandTests: CLITest {
         #expect(explained.contains("lens (stage 1): Canon EF 24-70mm f/2.8L USM (lensfun) at 24 mm f/8"), "\(explained)")
         #expect(explained.contains("lens correction (distortion"), "\(explained)")
     }
+
+    @Test("the display size corrects too: --size 1600 against the full render downscaled, ≥ 40 dB (a 4352×2448 JPEG, reduced in the DCT)",
+          Requirement.tool("exiftool"), Requirement.corpus)
+    func displaySize() throws {
+        let dir = TestPaths.temporaryDirectory("lens-display")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = dir.appendingPathComponent("bridge.jpg").path
+        try FileManager.default.copyItem(atPath: try Requirement.corpusURL().appendingPathComponent("photos/Bridge_by_Sander_Klootwijk.jpg").path,
+                                         toPath: photo)
+        try tag(photo, Self.combinations[1])
+        let recipePath = dir.appendingPathComponent("lens.recipe.yaml").path
+        try write("format: dev.recipe.edit\nversion: 1.3\nstages:\n  - lens: auto\n", recipePath)
+        let full = dir.appendingPathComponent("full.png").path, down = dir.appendingPathComponent("down.png").path
+        let display = dir.appendingPathComponent("display.png").path
+        _ = try ok(["render", photo, "--recipe", recipePath, "-o", full])
+        _ = try ok(["render", full, "--size", "1600", "-o", down])
+        _ = try ok(["render", photo, "--recipe", recipePath, "--size", "1600", "-o", display])
+        let flat = dir.appendingPathComponent("flat.png").path
+        _ = try ok(["render", photo, "--size", "1600", "-o", flat])
+        let psnr = RecipeRenderTests.psnr(try pixels(down), try pixels(display))
+        let uncorrected = RecipeRenderTests.psnr(try pixels(down), try pixels(flat))
+        testNote("lens at --size 1600: \(String(format: "%.1f", psnr)) dB against the full render downscaled (uncorrected: \(String(format: "%.1f", uncorrected)) dB)")
+        #expect(psnr >= 40, "\(psnr) dB")
+        #expect(uncorrected < 30, "the correction should show at display size (\(uncorrected) dB without it)")
+    }
 }
