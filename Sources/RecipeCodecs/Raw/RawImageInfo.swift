@@ -44,6 +44,8 @@ public struct RawImageInfo: Sendable {
     public var timestamp: Int?
     /// Signed degrees and metres.
     public var gps: (latitude: Double, longitude: Double, altitude: Double)?
+    /// A DNG's opcode lists (its maker's lens corrections among them), nil when it has none.
+    public var opcodes: DNGOpcodes? = nil
 }
 
 extension Unicode.GeneralCategory {
