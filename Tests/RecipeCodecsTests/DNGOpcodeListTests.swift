@@ -93,6 +93,7 @@ struct DNGOpcodeListTests {
             (list([opcode(3, vignette([0, 0, 0, 0, 0])), opcode(1, flags: 1, [])]).prefix(4 + 72 + 9).map { $0 },
              "opcode 2 of 2 starts at byte 76, but its 16-byte header runs past the end (85 bytes)"),
             ([0, 0, 1], "it is 3 bytes long, too short for its count of opcodes"),
+            (list([opcode(99, [1, 2, 3, 4])], count: 1000), "it says 1000 opcodes, but its 24 bytes hold at most 1"),
             (list([opcode(9, [UInt8](repeating: 0, count: 4))] + [opcode(7, flags: 0xFFFF_FFFF, [1, 2, 3])]).map { $0 } + [0], nil),
           ] as [([UInt8], String?)])
     func framing(bytes: [UInt8], problem: String?) {
@@ -172,6 +173,69 @@ struct DNGOpcodeListTests {
         let two = DNGOpcodes(lists: [DNGOpcodeList.parse(Self.list([Self.opcode(1, Self.warp(planes: [Self.plane]))]), number: 2)],
                              imageWidth: 64, imageHeight: 48)
         #expect(two.lensCalibration == nil)
+    }
+
+    /// A TIFF structure in `bigEndian` order: IFD0 (NewSubFileType 1, a preview) pointing at one
+    /// SubIFD (NewSubFileType 0, the raw) through SubIFDs, with `raw` and `ifd0` extra entries
+    /// (tag, type, values: bytes for UNDEFINED, numbers for SHORT/LONG).
+    static func tiff(bigEndian: Bool, ifd0 extra0: [(UInt16, UInt16, [Int])], raw extraRaw: [(UInt16, UInt16, [Int])]) -> [UInt8] {
+        func n(_ v: Int, _ size: Int) -> [UInt8] {
+            let le = (0..<size).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) }
+            return bigEndian ? le.reversed() : le
+        }
+        func ifd(_ entries: [(UInt16, UInt16, [Int])], at base: Int) -> [UInt8] {
+            let sorted = entries.sorted { $0.0 < $1.0 }
+            var table = n(sorted.count, 2), values: [UInt8] = []
+            let valuesAt = base + 2 + 12 * sorted.count + 4
+            for (tag, type, v) in sorted {
+                let size = type == 3 ? 2 : type == 4 ? 4 : 1
+                let bytes = v.flatMap { n($0, size) }
+                table += n(Int(tag), 2) + n(Int(type), 2) + n(v.count, 4)
+                if bytes.count <= 4 {
+                    table += bytes + [UInt8](repeating: 0, count: 4 - bytes.count)
+                } else {
+                    table += n(valuesAt + values.count, 4)
+                    values += bytes + (bytes.count % 2 == 1 ? [0] : [])
+                }
+            }
+            return table + n(0, 4) + values
+        }
+        let head: [UInt8] = bigEndian ? [0x4D, 0x4D, 0, 42] + n(8, 4) : [0x49, 0x49, 42, 0] + n(8, 4)
+        // IFD0's size does not depend on the SubIFD's offset: lay it out once to learn it.
+        let entries0 = extra0 + [(254, 4, [1]), (330, 4, [0])]
+        let size0 = ifd(entries0, at: 8).count
+        let sub = 8 + size0 + (size0 % 2)
+        let first = ifd(extra0 + [(254, 4, [1]), (330, 4, [sub])], at: 8)
+        return head + first + (size0 % 2 == 1 ? [0] : []) + ifd(extraRaw + [(254, 4, [0]), (256, 4, [70]), (257, 4, [50])], at: sub)
+    }
+
+    @Test("the lists of the raw IFD in a SubIFD, in either byte order of the file (the lists themselves big-endian); IFD0's when only it has one")
+    func rawIFD() throws {
+        let list3 = Self.list([Self.opcode(1, Self.warp(planes: [Self.plane], cx: 0.25))]).map(Int.init)
+        let list2 = Self.list([Self.opcode(99, [])]).map(Int.init)
+        for big in [false, true] {
+            let bytes = Self.tiff(bigEndian: big, ifd0: [(51009, 7, list2), (51022, 7, Self.list([]).map(Int.init))],
+                                  raw: [(51022, 7, list3), (50829, 3, [2, 4, 46, 64])])
+            let opcodes = try #require(DNGOpcodes.read(size: bytes.count) { at, count in
+                at >= 0 && count >= 0 && at + count <= bytes.count ? Array(bytes[at..<(at + count)]) : nil
+            })
+            #expect(opcodes.lists.map(\.number) == [2, 3])
+            #expect(opcodes.list(3)?.opcodes.map(\.name) == ["WarpRectilinear"], "the raw IFD's list 3, not IFD0's empty one")
+            #expect(opcodes.list(2)?.opcodes.map(\.name) == ["unknown opcode 99"], "IFD0's list 2, the raw IFD having none")
+            #expect((opcodes.imageWidth, opcodes.imageHeight) == (60, 44), "the raw IFD's ActiveArea")
+            #expect(opcodes.lensCalibration?.distortion == .dngWarp(planes: [LensCalibration.DNGWarpPlane(kr: Array(Self.plane[0..<4]), kt: Array(Self.plane[4...]))],
+                                                                    centerX: 0.25, centerY: 0.5))
+            #expect(opcodes.problems.isEmpty)
+        }
+        // A list pointing past the end of the file: named, and nothing else lost.
+        var cut = Self.tiff(bigEndian: false, ifd0: [], raw: [(51022, 7, list3)])
+        cut = Array(cut.dropLast(10))
+        let opcodes = try #require(DNGOpcodes.read(size: cut.count) { at, count in
+            at >= 0 && count >= 0 && at + count <= cut.count ? Array(cut[at..<(at + count)]) : nil
+        })
+        #expect(opcodes.problems == ["OpcodeList3 (tag 0xC74E) points outside the file"])
+        #expect(opcodes.warnings == ["OpcodeList3 (tag 0xC74E) points outside the file"])
+        #expect(opcodes.lists.isEmpty)
     }
 
     @Test("every truncation and a thousand byte flips of a list: parsed or refused, never a crash")
