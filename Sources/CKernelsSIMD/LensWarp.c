@@ -86,13 +86,17 @@ void rk_lens_map_row(const rk_lens_map *m, double x0, double y0, double dx, doub
         double x = x0 + (double)j * dx, y = y0 + (double)j * dy;
         float *o = out + 6 * (ptrdiff_t)j;
         if (m->distortion == RK_LENS_DNG) {
-            /* The DNG's own coordinates: centre and farthest-corner distance in pixels. */
-            double u = (x - m->dng_cx) / m->dng_m, v = (y - m->dng_cy) / m->dng_m;
+            /* In the DNG's stored frame (the photo before its EXIF orientation): centre and
+             * farthest-corner distance in pixels there; the source position turned back. */
+            const double *s = m->to_stored, *b = m->from_stored;
+            double xs = s[0] * x + s[1] * y + s[4], ys = s[2] * x + s[3] * y + s[5];
+            double u = (xs - m->dng_cx) / m->dng_m, v = (ys - m->dng_cy) / m->dng_m;
             for (int c = 0; c < 3; c++) {
                 double sx, sy;
                 rk_dng_warp(m, m->dng_planes == 3 ? c : 0, u, v, &sx, &sy);
-                o[2 * c] = (float)(m->dng_cx + m->dng_m * sx);
-                o[2 * c + 1] = (float)(m->dng_cy + m->dng_m * sy);
+                double px = m->dng_cx + m->dng_m * sx, py = m->dng_cy + m->dng_m * sy;
+                o[2 * c] = (float)(b[0] * px + b[1] * py + b[4]);
+                o[2 * c + 1] = (float)(b[2] * px + b[3] * py + b[5]);
             }
             continue;
         }

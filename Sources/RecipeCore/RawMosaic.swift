@@ -34,10 +34,11 @@ public final class RawMosaic: @unchecked Sendable {
         owned = nil
     }
 
-    private init(copying other: RawMosaic) {
+    private init(copying other: RawMosaic, adjust: (_ row: Int, _ samples: UnsafeMutableBufferPointer<UInt16>) -> Void = { _, _ in }) {
         let copy = UnsafeMutablePointer<UInt16>.allocate(capacity: max(1, other.width * other.height))
         for y in 0..<other.height {
             (copy + y * other.width).update(from: other.samples + (y + other.top) * other.pitch + other.left, count: other.width)
+            adjust(y, UnsafeMutableBufferPointer(start: copy + y * other.width, count: other.width))
         }
         samples = UnsafePointer(copy)
         (pitch, top, left, width, height) = (other.width, 0, 0, other.width, other.height)
@@ -50,6 +51,17 @@ public final class RawMosaic: @unchecked Sendable {
     /// The visible area copied into memory of its own (the demosaic reads nothing outside it, so
     /// a develop of the copy gives the frame's pixels, byte for byte).
     public func copy() -> RawMosaic { RawMosaic(copying: self) }
+
+    /// A copy whose rows `adjust` changes as each is copied (row `y` of the visible image, its
+    /// `width` samples), and which is never written after: a correction of the sensor's samples
+    /// that the develop applies before the demosaic, such as a DNG's lens-shading `GainMap`.
+    ///
+    /// ```swift
+    /// let shaded = mosaic.copy { y, row in for x in row.indices { row[x] = row[x] / 2 } }
+    /// ```
+    public func copy(adjustingRows adjust: (_ row: Int, _ samples: UnsafeMutableBufferPointer<UInt16>) -> Void) -> RawMosaic {
+        RawMosaic(copying: self, adjust: adjust)
+    }
 
     /// What a copy holds.
     public var bytes: Int { width * height * 2 }

@@ -1,4 +1,5 @@
 import CKernelsSIMD
+import RecipeCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,6 +37,10 @@ public struct LensGeometry: Sendable, Hashable {
     public var scale = 1.0
     /// Adds the lens's distortion instead of removing it (lensfun's `reverse`).
     public var reverse = false
+    /// The photo's EXIF orientation: `width`×`height` is the upright canvas, and a DNG's opcodes
+    /// are laid on the stored frame before it (lensfun's models are radial about the centre and
+    /// need no turning; their rare centre offsets are taken as upright).
+    public var orientation: Orientation = .up
 
     public init(calibration: LensCalibration, cameraCropFactor: Double, width: Int, height: Int) {
         precondition(width > 0 && height > 0, "empty canvas")
@@ -111,8 +116,12 @@ public struct LensGeometry: Sendable, Hashable {
     /// distance from it to the farthest corner (DNG 1.4 §6), its planes' terms; a DNG warp
     /// without TCA switched on uses its green (middle) plane for all three channels.
     private func setDNG(_ m: inout rk_lens_map, planes: [LensCalibration.DNGWarpPlane], centerX: Double, centerY: Double) {
-        let (cx, cy, far) = DNGGeometry.center(width: width, height: height, centerX: centerX, centerY: centerY)
-        (m.dng_cx, m.dng_cy, m.dng_m) = (cx, cy, far)
+        let stored = orientation.orientedSize(width: width, height: height)
+        let frame = DNGLensMaps.Frame(centerX: centerX, centerY: centerY, width: stored.width, height: stored.height)
+        (m.dng_cx, m.dng_cy, m.dng_m) = (frame.x0, frame.y0, frame.radius)
+        let (to, from) = storedFrame
+        m.to_stored = (to[0], to[1], to[2], to[3], to[4], to[5])
+        m.from_stored = (from[0], from[1], from[2], from[3], from[4], from[5])
         let used = planes.count == 3 && !tca ? [planes[1]] : planes
         m.dng_planes = Int32(used.count == 3 ? 3 : 1)
         withUnsafeMutableBytes(of: &m.dng_kr) { kr in
@@ -124,6 +133,21 @@ public struct LensGeometry: Sendable, Hashable {
                 }
             }
         }
+    }
+
+    /// The canvas's pixel in the stored frame (a, b, c, d, tx, ty: x′ = a·x + b·y + tx,
+    /// y′ = c·x + d·y + ty), from the orientation's own pixel map, and its inverse (the matrix is
+    /// a signed permutation: its inverse is its transpose).
+    var storedFrame: ([Double], [Double]) {
+        func at(_ x: Int, _ y: Int) -> (Double, Double) {
+            let p = orientation.sourceCoordinate(x: x, y: y, uprightWidth: width, uprightHeight: height)
+            return (Double(p.x), Double(p.y))
+        }
+        let o = at(0, 0), ex = at(1, 0), ey = at(0, 1)
+        let (a, c, b, d) = (ex.0 - o.0, ex.1 - o.1, ey.0 - o.0, ey.1 - o.1)
+        let to = [a, b, c, d, o.0, o.1]
+        let from = [a, c, b, d, -(a * o.0 + c * o.1), -(b * o.0 + d * o.1)]
+        return (to, from)
     }
 
     /// The source positions of output pixel (x, y) (pixel indices: pixel x's centre at x), red,
@@ -149,8 +173,12 @@ public struct LensGeometry: Sendable, Hashable {
                                cy: Float(Double(height) / 2 + calibration.centerY * size / 2),
                                scale: Float(n.scale / n.aspectCorrection))
         case .dngRadial(let k, let centerX, let centerY)?:
-            let (cx, cy, far) = DNGGeometry.center(width: width, height: height, centerX: centerX, centerY: centerY)
-            return .radialGain(terms: k.map(Float.init), divide: false, cx: Float(cx + 0.5), cy: Float(cy + 0.5), scale: Float(1 / far))
+            // The centre is the stored frame's; the radius is the same turned upright.
+            let stored = orientation.orientedSize(width: width, height: height)
+            let frame = DNGLensMaps.Frame(centerX: centerX, centerY: centerY, width: stored.width, height: stored.height)
+            let from = storedFrame.1
+            let cx = from[0] * frame.x0 + from[1] * frame.y0 + from[4], cy = from[2] * frame.x0 + from[3] * frame.y0 + from[5]
+            return .radialGain(terms: k.map(Float.init), divide: false, cx: Float(cx + 0.5), cy: Float(cy + 0.5), scale: Float(1 / frame.radius))
         case nil:
             return nil
         }
@@ -259,17 +287,5 @@ public struct LensGeometry: Sendable, Hashable {
             previous = rd
         }
         return nil
-    }
-}
-
-/// The DNG opcodes' frame: the optical centre given as a fraction of the image, and the distance
-/// from it to the farthest corner that normalises r (DNG 1.4 §6, WarpRectilinear and
-/// FixVignetteRadial), in pixel indices (pixel x's centre at x, the image spanning −0.5 … W − 0.5).
-public enum DNGGeometry {
-    public static func center(width: Int, height: Int, centerX: Double, centerY: Double) -> (x: Double, y: Double, far: Double) {
-        let (w, h) = (Double(width), Double(height))
-        let cx = centerX * w - 0.5, cy = centerY * h - 0.5
-        let dx = max(cx + 0.5, w - 0.5 - cx), dy = max(cy + 0.5, h - 0.5 - cy)
-        return (cx, cy, max((dx * dx + dy * dy).squareRoot(), 1))
     }
 }

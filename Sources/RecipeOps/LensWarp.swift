@@ -53,11 +53,14 @@ public struct LensCorrection: Sendable, Hashable {
     /// The scale that fills the frame as lensfun finds it for the full-size photo (`scale: auto`);
     /// nil: `LensGeometry.autoScale()`'s own (a DNG's data, or lensfun finding none).
     public var autoScale: Double?
+    /// The photo's EXIF orientation (a DNG's own data is laid on its stored frame).
+    public var orientation: Orientation
 
-    public init(calibration: LensCalibration, cameraCropFactor: Double, autoScale: Double? = nil) {
+    public init(calibration: LensCalibration, cameraCropFactor: Double, autoScale: Double? = nil, orientation: Orientation = .up) {
         self.calibration = calibration
         self.cameraCropFactor = cameraCropFactor
         self.autoScale = autoScale
+        self.orientation = orientation
     }
 
     /// The correction a `lens` stage's parameters ask for, laid on a canvas of `canvas`: the
@@ -68,6 +71,7 @@ public struct LensCorrection: Sendable, Hashable {
         g.distortion = params.boolean("distortion") ?? true
         g.tca = params.boolean("tca") ?? true
         g.reverse = params.choice("mode") == "distort"
+        g.orientation = orientation
         g.scale = params.number("scale") ?? (g.reverse ? 1 : autoScale ?? g.autoScale() ?? 1)
         return g
     }

@@ -74,13 +74,14 @@ package enum LensResolver {
         if let distance = p.number("distance") { query.distance = distance }
         // The photo's own correction data first, where the recipe takes it.
         if profile == "auto" || profile == "camera" {
-            if let own = cameraData(info) {
-                let notes = cameraDataWarnings(info)
-                return .success((LensCorrection(calibration: own, cameraCropFactor: 1),
-                                 "the photo's own correction data (DNG OpcodeList3)", notes))
+            if let own = info.raw?.opcodes?.lensCalibration {
+                // Its problems are the decoder's warnings already.
+                let parts = [own.distortion.map { _ in "distortion" }, own.vignetting.map { _ in "vignetting" }].compactMap { $0 }
+                return .success((LensCorrection(calibration: own, cameraCropFactor: 1, orientation: info.orientation),
+                                 "the photo's own correction data (DNG OpcodeList3): " + parts.joined(separator: ", "), []))
             }
             if profile == "camera" {
-                let problems = cameraDataWarnings(info)
+                let problems = info.raw?.opcodes?.warnings ?? []
                 return .failure(Why(message: problems.first ?? "the photo carries no lens correction data of its own (only DNG opcode lists are read)"))
             }
         }
@@ -148,8 +149,4 @@ package enum LensResolver {
         return .success((correction, "\(lens.model) (lensfun) at \(settings), crop factor \(NumberFormatting.shortest((cropFactor * 1000).rounded() / 1000)): "
                          + parts.joined(separator: ", ") + " (\(how))", notes))
     }
-
-    /// The photo's own lens correction data (a DNG's OpcodeList3).
-    static func cameraData(_ info: ImageInfo) -> LensCalibration? { nil }
-    static func cameraDataWarnings(_ info: ImageInfo) -> [String] { [] }
 }

@@ -16,8 +16,9 @@ package struct DevelopNode: Sendable {
 extension RenderPlan {
     /// The develop of a raw photo as nodes, in the order they run, for a render that decodes at
     /// 1/`denominator` with a decoder that holds `decodingBytes`: LibRaw's unpack of the mosaic,
-    /// the white balance and the demosaic (recipe's own, streamed; half size; or LibRaw's whole
-    /// develop), then the camera matrix and the raw exposure, which the first point pass carries.
+    /// a DNG's lens shading (its `GainMap`s, on a copy of the mosaic), the white balance and the
+    /// demosaic (recipe's own, streamed; half size; or LibRaw's whole develop), then the camera
+    /// matrix and the raw exposure, which the first point pass carries.
     /// Empty for a photo that is not a raw.
     ///
     /// ```text
@@ -38,6 +39,10 @@ extension RenderPlan {
         var nodes = [DevelopNode(name: "unpack", detail: raw.cfa.isEmpty ? "LibRaw reads the image data (\(raw.colors) colours a pixel, not a mosaic)"
                                      : "LibRaw unpacks the \(raw.cfa) mosaic (black \(raw.black), white \(raw.white))",
                                  size: sensor, bytes: mosaic)]
+        if own, let shading = raw.opcodes?.gainMaps, !shading.isEmpty {
+            nodes.append(DevelopNode(name: "lens shading", detail: "the DNG's OpcodeList2: \(shading.count) gain map\(shading.count == 1 ? "" : "s") multiplied into a copy of the mosaic",
+                                     size: sensor, bytes: mosaic))
+        }
         let how: String = switch develop.whiteBalance {
         case .asShot: "as shot"
         case .auto: "auto (grey world)"

@@ -87,4 +87,54 @@ struct LensMapTests {
         }
         testNote("lens maps: \(compared) positions, worst \(worstPosition) px; worst vignetting gain \(worstGain)")
     }
+
+    @Test("a DNG WarpRectilinear through the warp kernel lands where DNGLensMaps' formula puts it, in every EXIF orientation (within 0.001 px)",
+          arguments: Orientation.allCases)
+    func dngWarpTurned(_ orientation: Orientation) {
+        let planes = [
+            LensCalibration.DNGWarpPlane(kr: [1.0004, -0.012, 0.003, -0.0005], kt: [0.0011, -0.0007]),
+            LensCalibration.DNGWarpPlane(kr: [1, -0.011, 0.0028, -0.0004], kt: [0.001, -0.0006]),
+            LensCalibration.DNGWarpPlane(kr: [0.9995, -0.0105, 0.0027, -0.0004], kt: [0.0009, -0.0005]),
+        ]
+        let calibration = LensCalibration(source: .camera("DNG OpcodeList3"), distortion: .dngWarp(planes: planes, centerX: 0.47, centerY: 0.53),
+                                          vignetting: .dngRadial(k: [0.4, -0.1, 0.02, 0, 0], centerX: 0.47, centerY: 0.53))
+        let (storedW, storedH) = (601, 400)
+        let upright = orientation.orientedSize(width: storedW, height: storedH)
+        var g = LensGeometry(calibration: calibration, cameraCropFactor: 1, width: upright.width, height: upright.height)
+        g.orientation = orientation
+        let warp = DNGLensMaps.warp(calibration.distortion, width: storedW, height: storedH)!
+        let vignette = DNGLensMaps.vignette(calibration.vignetting, width: storedW, height: storedH)!
+        let step = g.vignettingStep!
+        var worst = 0.0, worstGain = 0.0
+        for (x, y) in [(0, 0), (upright.width - 1, 0), (0, upright.height - 1), (upright.width - 1, upright.height - 1), (123, 45), (300, 200)] {
+            let s = orientation.sourceCoordinate(x: x, y: y, uprightWidth: upright.width, uprightHeight: upright.height)
+            let got = g.position(x: Double(x), y: Double(y))
+            for (plane, mine) in [got.red, got.green, got.blue].enumerated() {
+                let (sx, sy) = warp.source(x: Double(s.x), y: Double(s.y), plane: plane)
+                // The stored position turned upright: where the same stored point is on the upright canvas.
+                let ex = orientation.uprightPosition(x: sx, y: sy, storedWidth: storedW, storedHeight: storedH)
+                worst = max(worst, abs(mine.x - ex.x), abs(mine.y - ex.y))
+            }
+            let gain = PointStep.reference(SIMD3(1, 1, 1), steps: [step], x: x, y: y).x
+            worstGain = max(worstGain, abs(gain - vignette.gain(x: Double(s.x), y: Double(s.y))))
+        }
+        #expect(worst < 0.001, "\(orientation): \(worst) px")
+        #expect(worstGain < 1e-5, "\(orientation): gain off by \(worstGain)")
+    }
+}
+
+extension Orientation {
+    /// Where stored position (x, y) lies on the upright canvas: the inverse of `sourceCoordinate`,
+    /// found by solving its affine map from three points.
+    func uprightPosition(x: Double, y: Double, storedWidth: Int, storedHeight: Int) -> (x: Double, y: Double) {
+        let up = orientedSize(width: storedWidth, height: storedHeight)
+        func at(_ i: Int, _ j: Int) -> (Double, Double) {
+            let p = sourceCoordinate(x: i, y: j, uprightWidth: up.width, uprightHeight: up.height)
+            return (Double(p.x), Double(p.y))
+        }
+        let o = at(0, 0), ex = at(1, 0), ey = at(0, 1)
+        let (a, c, b, d) = (ex.0 - o.0, ex.1 - o.1, ey.0 - o.0, ey.1 - o.1)
+        let (dx, dy) = (x - o.0, y - o.1)
+        return (a * dx + c * dy, b * dx + d * dy)
+    }
 }

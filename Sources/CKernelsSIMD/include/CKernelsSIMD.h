@@ -78,6 +78,9 @@ typedef struct {
     int dng_planes;
     double dng_kr[3][4], dng_kt[3][2];
     double dng_cx, dng_cy, dng_m;
+    /* RK_LENS_DNG: the canvas's pixel (x, y) in the DNG's stored frame, a·x + b·y + tx, c·x + d·y + ty
+     * (the EXIF orientation undone), and back: six numbers each (a, b, c, d, tx, ty). */
+    double to_stored[6], from_stored[6];
 } rk_lens_map;
 /* The source positions of `count` output pixels at (x0 + j·dx, y0 + j·dy) of the corrected canvas:
  * six floats a pixel, red x, y, green x, y, blue x, y, in source pixel indices (pixel x's centre at x). */

@@ -14,6 +14,9 @@ import Glibc
 ///   demosaic stage (`DemosaicStage`) white-balances and demosaics it; or
 /// - runs LibRaw's whole develop (what is not a plain Bayer mosaic, LibRaw's demosaics by name,
 ///   its highlight modes, its grey world) and hands out its rows.
+/// A DNG's opcode lists are read at `init` (`RawImageInfo.opcodes`, their problems among
+/// `warnings`); the lens shading of its `OpcodeList2` is multiplied into a copy of the mosaic the
+/// demosaic stage reads.
 /// Either way the rows are 16-bit camera RGB, linear, the white level of the least-multiplied
 /// channel at `65535 / headroom`; the camera matrix (`PhotoColor.raw`) takes them to the working
 /// space in the first point pass, in float, so nothing of a wide colour clips.
@@ -68,7 +71,7 @@ public final class RawDecoder: ImageDecoder, MosaicSource {
             throw Self.openError(code, info: c, path: path)
         }
         handle = opened
-        let raw = Self.rawInfo(c)
+        var raw = Self.rawInfo(c)
         guard c.width > 0, c.height > 0 else {
             rcp_raw_close(handle)
             handle = nil
@@ -83,6 +86,10 @@ public final class RawDecoder: ImageDecoder, MosaicSource {
         info = ImageInfo(format: .raw, width: w, height: h, colorModel: .rgb, bitDepth: 16,
                          fileColorSpace: "camera RGB" + (raw.cfa.isEmpty ? "" : " (\(raw.cfa) Bayer mosaic)"),
                          progressive: false, details: [], metadata: metadata)
+        if raw.dngVersion != nil, let opcodes = DNGOpcodes.read(path: path) {
+            raw.opcodes = opcodes
+            warnings += opcodes.warnings.map { ImageWarning(path: path, $0) }
+        }
         info.raw = raw
         info.details = RawImageInfo.details(raw)
         info.metadata.exif = raw.exifBlock(orientation: metadata.orientation, width: w, height: h)
@@ -252,7 +259,7 @@ public final class RawDecoder: ImageDecoder, MosaicSource {
                                       width: Int(mosaic.width), height: Int(mosaic.height),
                                       pattern: [mosaic.pattern.0, mosaic.pattern.1, mosaic.pattern.2, mosaic.pattern.3].map(Int.init),
                                       black: [mosaic.black.0, mosaic.black.1, mosaic.black.2, mosaic.black.3], maximum: mosaic.maximum)
-                let stage = plan.stage(frame, daylight: raw.daylight) { [weak self] in self?.close() }
+                let stage = plan.stage(shaded(frame, raw), daylight: raw.daylight) { [weak self] in self?.close() }
                 (width, height) = (stage.width, stage.height)
                 undeveloped = stage
                 return
@@ -266,6 +273,9 @@ public final class RawDecoder: ImageDecoder, MosaicSource {
             self.handle = reopened
         }
         guard let handle = self.handle else { throw ImageError(.corrupt, path: path, "the raw file is closed") }
+        if raw.opcodes?.gainMaps.isEmpty == false {
+            warnings.append(ImageWarning(path: path, "\(raw.camera): the lens shading of OpcodeList2 (GainMap) is applied by recipe's own develop only; LibRaw's develop, which this photo takes, renders it uncorrected"))
+        }
         var d = rcp_raw_develop()
         d.quality = develop.demosaic.libRawQuality
         d.half_size = half ? 1 : 0
@@ -311,6 +321,18 @@ public final class RawDecoder: ImageDecoder, MosaicSource {
         rescale = gain / plan.headroom
     }
 
+    /// The mosaic with the DNG's `OpcodeList2` gain maps (a phone's lens shading) multiplied in,
+    /// a copy; the frame itself when there are none, or (with a warning) when the maps were made
+    /// for an image of another size than LibRaw's visible mosaic.
+    private func shaded(_ frame: RawMosaic, _ raw: RawImageInfo) -> RawMosaic {
+        guard let opcodes = raw.opcodes, !opcodes.gainMaps.isEmpty else { return frame }
+        guard frame.width == opcodes.imageWidth, frame.height == opcodes.imageHeight else {
+            warnings.append(ImageWarning(path: path, "\(raw.camera): the lens shading of OpcodeList2 (GainMap) is for a \(opcodes.imageWidth)×\(opcodes.imageHeight) image, but the mosaic is \(frame.width)×\(frame.height); rendered uncorrected"))
+            return frame
+        }
+        return DNGGainMap.apply(opcodes.gainMaps, to: frame)
+    }
+
     /// With `--allow-damaged`, a file LibRaw found cut short is opened again from memory with
     /// zeros where the rest should be (as much as a 16-bit mosaic of its sensor could need), so
     /// what is there develops and the missing part is black, with a warning. False without the
@@ -343,7 +365,8 @@ public final class RawDecoder: ImageDecoder, MosaicSource {
         let mosaic = raw.rawWidth * raw.rawHeight * 2
         // recipe's own develop: the mosaic, which the demosaic stage reads (its own rows are its
         // part of the estimate).
-        if plan.isStage { return mosaic }
+        // A DNG's lens shading (GainMap) is multiplied into a copy of the mosaic.
+        if plan.isStage { return raw.opcodes?.gainMaps.isEmpty == false ? 2 * mosaic : mosaic }
         let half = plan.half
         let pixels = half ? ((width + 1) / 2) * ((height + 1) / 2) : width * height
         // LibRaw's 4-sample image, its raw copy, and the demosaic's working tiles (AHD: three

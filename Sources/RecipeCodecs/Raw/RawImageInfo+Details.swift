@@ -29,6 +29,7 @@ extension RawImageInfo {
         lines.append(("as-shot multipliers", r.asShot.map(list) ?? "none recorded"))
         lines.append(("daylight multipliers", list(r.daylight)))
         if let v = r.dngVersion { lines.append(("DNG version", v + (r.baselineExposure != 0 ? ", baseline exposure \(NumberFormatting.shortest((r.baselineExposure * 100).rounded() / 100)) EV" : ""))) }
+        if let opcodes = r.opcodes { lines += opcodes.details }
         lines.append(("embedded preview", r.preview.map { ($0.format.isEmpty ? "" : "\($0.format), ") + "\($0.width)×\($0.height), \($0.bytes) bytes" } ?? "none"))
         if !r.decoder.isEmpty { lines.append(("LibRaw decoder", r.decoder)) }
         return lines

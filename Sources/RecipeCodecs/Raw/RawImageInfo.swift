@@ -54,6 +54,8 @@ public struct RawImageInfo: Sendable {
     /// The lens's focal range and widest apertures at its ends (EXIF LensSpecification or the
     /// maker notes), nil when unknown.
     public var lensSpecification: (minFocal: Double, maxFocal: Double, wideAperture: Double?, teleAperture: Double?)?
+    /// A DNG's opcode lists (its maker's lens corrections among them), nil when it has none.
+    public var opcodes: DNGOpcodes? = nil
 }
 
 extension Unicode.GeneralCategory {

@@ -54,8 +54,11 @@ struct TIFFRawIFD {
     /// Reads the IFD at `offset` through `source(offset, count)` (nil when out of bounds), following
     /// the pointer tags of `parent`'s level. `budget` caps the bytes of all values read (a hostile
     /// file cannot make the copy large). Sub-IFDs that cannot be read are dropped with a problem;
-    /// an unreadable IFD itself throws.
+    /// an unreadable IFD itself throws. With `only`, the entries of other tags are passed over
+    /// without reading their values (a DNG's opcode lists without its maker notes); `kind` names
+    /// the tags in problems ("EXIF tag 0x829A is too large").
     static func read(at offset: Int, bigEndian: Bool, parent: UInt16?, budget: inout Int, depth: Int = 0,
+                     only: Set<UInt16>? = nil, kind: String = "EXIF",
                      source: (Int, Int) -> [UInt8]?) throws(Failure) -> TIFFRawIFD {
         guard depth < 3 else { throw Failure("EXIF sub-IFDs nest too deep") }
         guard offset >= 8, let countBytes = source(offset, 2) else { throw Failure("IFD offset \(offset) is outside the file") }
@@ -67,10 +70,11 @@ struct TIFFRawIFD {
             let e = i * 12
             let tag = read16(table, e, bigEndian), type = read16(table, e + 2, bigEndian)
             let count = read32(table, e + 4, bigEndian)
+            if let only, !only.contains(tag) { continue }
             guard let size = typeSize(type) else { continue }  // unknown type: cannot be copied safely
             let (total, overflow) = size.multipliedReportingOverflow(by: Int(count))
             guard !overflow, total <= budget else {
-                ifd.problems.append("EXIF tag 0x\(hex16(tag)) is too large (\(count) values)")
+                ifd.problems.append("\(kind) tag 0x\(hex16(tag)) is too large (\(count) values)")
                 continue
             }
             let value: [UInt8]
@@ -78,7 +82,7 @@ struct TIFFRawIFD {
                 value = Array(table[(e + 8)..<(e + 8 + total)])
             } else {
                 guard let bytes = source(Int(read32(table, e + 8, bigEndian)), total) else {
-                    ifd.problems.append("EXIF tag 0x\(hex16(tag)) points outside the file")
+                    ifd.problems.append("\(kind) tag 0x\(hex16(tag)) points outside the file")
                     continue
                 }
                 value = bytes
@@ -151,6 +155,18 @@ struct TIFFRawIFD {
 
     /// The entry for `tag`, if present.
     func entry(_ tag: UInt16) -> Entry? { entries.first { $0.tag == tag } }
+
+    /// The values of a BYTE, SHORT or LONG entry as integers (nil for another type), read in the
+    /// structure's byte order.
+    func integers(_ tag: UInt16, bigEndian: Bool) -> [Int]? {
+        guard let e = entry(tag) else { return nil }
+        switch e.type {
+        case 1: return e.value.map(Int.init)
+        case 3: return stride(from: 0, to: e.value.count - 1, by: 2).map { Int(read16(e.value, $0, bigEndian)) }
+        case 4, 13: return stride(from: 0, to: e.value.count - 3, by: 4).map { Int(read32(e.value, $0, bigEndian)) }
+        default: return nil
+        }
+    }
 
     /// The ASCII text of an entry, without its terminating NUL.
     func ascii(_ tag: UInt16) -> [UInt8]? {
