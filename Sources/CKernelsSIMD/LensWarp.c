@@ -81,7 +81,8 @@ static inline void rk_dng_warp(const rk_lens_map *m, int p, double x, double y, 
     *oy = f * y + kt[0] * (r2 + 2.0 * y * y) + kt[1] * (2.0 * x * y);
 }
 
-void rk_lens_map_row(const rk_lens_map *m, double x0, double y0, double dx, double dy, int count, float *out) {
+double rk_lens_map_row(const rk_lens_map *m, double x0, double y0, double dx, double dy, int count, float *out) {
+    float lowest = -INFINITY;
     for (int j = 0; j < count; j++) {
         double x = x0 + (double)j * dx, y = y0 + (double)j * dy;
         float *o = out + 6 * (ptrdiff_t)j;
@@ -97,6 +98,7 @@ void rk_lens_map_row(const rk_lens_map *m, double x0, double y0, double dx, doub
                 double px = m->dng_cx + m->dng_m * sx, py = m->dng_cy + m->dng_m * sy;
                 o[2 * c] = (float)(b[0] * px + b[1] * py + b[4]);
                 o[2 * c + 1] = (float)(b[2] * px + b[3] * py + b[5]);
+                if (o[2 * c + 1] > lowest) lowest = o[2 * c + 1];
             }
             continue;
         }
@@ -127,49 +129,97 @@ void rk_lens_map_row(const rk_lens_map *m, double x0, double y0, double dx, doub
         o[3] = (float)((gy + m->center_y) * m->norm_unscale);
         o[4] = (float)((bx + m->center_x) * m->norm_unscale);
         o[5] = (float)((by + m->center_y) * m->norm_unscale);
+        float y3 = o[1] > o[3] ? o[1] : o[3];
+        if (o[5] > y3) y3 = o[5];
+        if (y3 > lowest) lowest = y3;
     }
+    return lowest;
 }
 
-/* One channel's Catmull-Rom sample at (x, y) of plane `plane` (0 red, 1 green, 2 blue) of the ring:
- * clamp-to-edge taps, 0 outside the picture's area [−0.5, W − 0.5]×[−0.5, H − 0.5]. Rows outside
- * [first_row, last_row] (what the ring holds) are clamped into it. */
-static inline float rk_sample(const unsigned char *src, ptrdiff_t stride, int width, int height, int ring, int first_row,
-                              int last_row, int plane, float x, float y) {
-    if (!(x >= -0.5f && x <= (float)width - 0.5f && y >= -0.5f && y <= (float)height - 0.5f)) return 0.0f;
-    int ix = (int)(x + 1.0f) - 1, iy = (int)(y + 1.0f) - 1;
+/* The ring rows a sample reads, and where they are: the rows it holds are [lo, hi], source row
+ * `lo` in slot `lo_slot`; a row is found from it without a division (a tap row is never more than
+ * the ring's height past `lo`). */
+typedef struct {
+    const unsigned char *src;
+    ptrdiff_t stride, plane_bytes;
+    int width, height, ring, lo, hi, lo_slot;
+} rk_ring_view;
+
+static inline const unsigned char *rk_ring_row(const rk_ring_view *v, int row) {
+    row = rk_clampi(row, v->lo, v->hi);
+    int slot = v->lo_slot + (row - v->lo);
+    if (v->ring && slot >= v->ring) slot -= v->ring;
+    return v->src + (ptrdiff_t)slot * v->stride;
+}
+
+/* Where a sample at (x, y) reads: its four rows, its first column, and its weights; 0 when (x, y)
+ * lies outside the picture's area [−0.5, W − 0.5]×[−0.5, H − 0.5] (the sample is 0 there). */
+typedef struct {
+    const unsigned char *rows[4];
+    int ix, interior;
     float wx[4], wy[4];
-    rk_cubic(x - (float)ix, wx);
-    rk_cubic(y - (float)iy, wy);
-    int lo = first_row > 0 ? first_row : 0, hi = last_row < height - 1 ? last_row : height - 1;
-    const unsigned char *base = src + (ptrdiff_t)plane * width * 4;
+} rk_taps;
+
+static inline int rk_locate(const rk_ring_view *v, float x, float y, rk_taps *t) {
+    if (!(x >= -0.5f && x <= (float)v->width - 0.5f && y >= -0.5f && y <= (float)v->height - 0.5f)) return 0;
+    int ix = (int)(x + 1.0f) - 1, iy = (int)(y + 1.0f) - 1;
+    rk_cubic(x - (float)ix, t->wx);
+    rk_cubic(y - (float)iy, t->wy);
+    for (int r = 0; r < 4; r++) t->rows[r] = rk_ring_row(v, iy - 1 + r);
+    t->ix = ix;
+    t->interior = ix >= 1 && ix + 2 <= v->width - 1;
+    return 1;
+}
+
+/* The sample of plane `plane` (0 red, 1 green, 2 blue) at the located taps: four rows of four
+ * neighbours, clamp-to-edge at the picture's sides. */
+static inline float rk_tap_plane(const rk_ring_view *v, const rk_taps *t, int plane) {
+    ptrdiff_t base = (ptrdiff_t)plane * v->plane_bytes;
+    if (t->interior) {
+        ptrdiff_t c = base + 4 * (ptrdiff_t)(t->ix - 1);
+        rk_v4 acc = rk_load4(t->rows[0] + c) * t->wy[0];
+        acc += rk_load4(t->rows[1] + c) * t->wy[1];
+        acc += rk_load4(t->rows[2] + c) * t->wy[2];
+        acc += rk_load4(t->rows[3] + c) * t->wy[3];
+        acc *= (rk_v4){t->wx[0], t->wx[1], t->wx[2], t->wx[3]};
+        return (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    }
+    int c[4];
+    for (int k = 0; k < 4; k++) c[k] = rk_clampi(t->ix - 1 + k, 0, v->width - 1);
     float acc = 0.0f;
-    if (ix >= 1 && ix + 2 <= width - 1) {
-        rk_v4 w = {wx[0], wx[1], wx[2], wx[3]}, v = {0, 0, 0, 0};
-        for (int r = 0; r < 4; r++) {
-            int row = rk_clampi(iy - 1 + r, lo, hi);
-            v += rk_load4(base + (ptrdiff_t)(ring ? row % ring : row) * stride + 4 * (ptrdiff_t)(ix - 1)) * wy[r];
-        }
-        v *= w;
-        acc = (v[0] + v[1]) + (v[2] + v[3]);
-    } else {
-        int c[4];
-        for (int k = 0; k < 4; k++) c[k] = rk_clampi(ix - 1 + k, 0, width - 1);
-        for (int r = 0; r < 4; r++) {
-            int row = rk_clampi(iy - 1 + r, lo, hi);
-            const float *p = (const float *)(base + (ptrdiff_t)(ring ? row % ring : row) * stride);
-            acc += (((p[c[0]] * wx[0] + p[c[1]] * wx[1]) + p[c[2]] * wx[2]) + p[c[3]] * wx[3]) * wy[r];
-        }
+    for (int r = 0; r < 4; r++) {
+        const float *p = (const float *)(t->rows[r] + base);
+        acc += (((p[c[0]] * t->wx[0] + p[c[1]] * t->wx[1]) + p[c[2]] * t->wx[2]) + p[c[3]] * t->wx[3]) * t->wy[r];
     }
     return acc;
 }
 
 void rk_warp_row(const void *image, ptrdiff_t row_stride, int width, int height, int ring_rows, int first_row, int last_row,
                  const float *positions, int count, float *out) {
-    const unsigned char *src = (const unsigned char *)image;
-    int ring = ring_rows < height ? ring_rows : 0;
+    rk_ring_view v;
+    v.src = (const unsigned char *)image;
+    v.stride = row_stride;
+    v.plane_bytes = (ptrdiff_t)width * 4;
+    v.width = width;
+    v.height = height;
+    v.ring = ring_rows < height ? ring_rows : 0;
+    v.lo = first_row > 0 ? first_row : 0;
+    v.hi = last_row < height - 1 ? last_row : height - 1;
+    if (v.hi < v.lo) v.hi = v.lo;
+    v.lo_slot = v.ring ? v.lo % v.ring : v.lo;
+    float *r = out, *g = out + count, *b = out + 2 * (ptrdiff_t)count;
     for (int j = 0; j < count; j++) {
         const float *p = positions + 6 * (ptrdiff_t)j;
-        for (int c = 0; c < 3; c++)
-            out[(ptrdiff_t)c * count + j] = rk_sample(src, row_stride, width, height, ring, first_row, last_row, c, p[2 * c], p[2 * c + 1]);
+        rk_taps t;
+        if (p[0] == p[2] && p[1] == p[3] && p[4] == p[2] && p[5] == p[3]) {
+            /* No TCA here: the three planes share their taps and weights. */
+            if (!rk_locate(&v, p[2], p[3], &t)) { r[j] = g[j] = b[j] = 0.0f; continue; }
+            r[j] = rk_tap_plane(&v, &t, 0);
+            g[j] = rk_tap_plane(&v, &t, 1);
+            b[j] = rk_tap_plane(&v, &t, 2);
+            continue;
+        }
+        float *o[3] = {r, g, b};
+        for (int c = 0; c < 3; c++) o[c][j] = rk_locate(&v, p[2 * c], p[2 * c + 1], &t) ? rk_tap_plane(&v, &t, c) : 0.0f;
     }
 }

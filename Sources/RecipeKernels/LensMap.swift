@@ -155,7 +155,7 @@ public struct LensGeometry: Sendable, Hashable {
     public func position(x: Double, y: Double) -> (red: (x: Double, y: Double), green: (x: Double, y: Double), blue: (x: Double, y: Double)) {
         var out = [Float](repeating: 0, count: 6)
         var m = kernelMap
-        rk_lens_map_row(&m, x, y, 1, 0, 1, &out)
+        _ = rk_lens_map_row(&m, x, y, 1, 0, 1, &out)
         return ((Double(out[0]), Double(out[1])), (Double(out[2]), Double(out[3])), (Double(out[4]), Double(out[5])))
     }
 

@@ -71,7 +71,7 @@ public final class LensWarpStep: RowSource {
         var out = [Float](repeating: 0, count: 6)
         for x in xs {
             let (px, py) = place.position(column: x, row: row)
-            rk_lens_map_row(&map, px, py, 1, 0, 1, &out)
+            _ = rk_lens_map_row(&map, px, py, 1, 0, 1, &out)
             for c in 0..<3 {
                 let y = Double(out[2 * c + 1])
                 if y.isFinite { lo = min(lo, y); hi = max(hi, y) }
@@ -113,17 +113,24 @@ public final class LensWarpStep: RowSource {
             positions = [Float](repeating: 0, count: 6 * width * Self.rowsPerCall)
         }
         let n = min(buffer.rowCapacity, height - next, Self.rowsPerCall)
-        // The positions of the call's rows, and the source rows they reach.
-        var highest = -Double.infinity
+        // The positions of the call's rows (in parallel: a row's map is independent), and the
+        // source rows they reach.
         let top = next, width = self.width, place = self.place
-        positions.withUnsafeMutableBufferPointer { p in
-            for r in 0..<n {
-                let (x0, y0) = place.position(column: 0, row: top + r)
-                rk_lens_map_row(&map, x0, y0, place.stepX, place.stepY, Int32(width), p.baseAddress! + 6 * width * r)
+        var map = self.map
+        let lowest = withUnsafeTemporaryAllocation(of: Double.self, capacity: n) { reach -> Double in
+            positions.withUnsafeMutableBufferPointer { p in
+                let base = p.baseAddress!, reachBase = reach.baseAddress!
+                withUnsafePointer(to: &map) { m in
+                    let row: (Int) -> Void = { r in
+                        let (x0, y0) = place.position(column: 0, row: top + r)
+                        reachBase[r] = rk_lens_map_row(m, x0, y0, place.stepX, place.stepY, Int32(width), base + 6 * width * r)
+                    }
+                    if let pool { pool.run(count: n, row) } else { for r in 0..<n { row(r) } }
+                }
             }
-            for i in Swift.stride(from: 1, to: 6 * width * n, by: 2) where Double(p[i]) > highest { highest = Double(p[i]) }
+            return reach.prefix(n).max() ?? -.infinity
         }
-        let last = highest.isFinite ? min(Int(max(highest, -1).rounded(.down)) + 2, sourceHeight - 1) : sourceHeight - 1
+        let last = lowest.isFinite ? min(Int(max(lowest, -1).rounded(.down)) + 2, sourceHeight - 1) : sourceHeight - 1
         let ring = self.ring!
         try ring.fill(through: last)
         // The ring holds rows read − rows … read − 1; taps outside are clamped into it.

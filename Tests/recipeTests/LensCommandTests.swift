@@ -116,7 +116,7 @@ struct LensCommandTests: CLITest {
         #expect(explained.contains("lens correction (distortion"), "\(explained)")
     }
 
-    @Test("the display size corrects too: --size 1600 against the full render downscaled, ≥ 40 dB (a 4352×2448 JPEG, reduced in the DCT)",
+    @Test("the display size corrects too: --size 1000 against the full render downscaled, ≥ 40 dB (a 4352×2448 JPEG decoded at a quarter in the DCT, as a 24 MP photo is at --size 1600)",
           Requirement.tool("exiftool"), Requirement.corpus)
     func displaySize() throws {
         let dir = TestPaths.temporaryDirectory("lens-display")
@@ -130,14 +130,34 @@ struct LensCommandTests: CLITest {
         let full = dir.appendingPathComponent("full.png").path, down = dir.appendingPathComponent("down.png").path
         let display = dir.appendingPathComponent("display.png").path
         _ = try ok(["render", photo, "--recipe", recipePath, "-o", full])
-        _ = try ok(["render", full, "--size", "1600", "-o", down])
-        _ = try ok(["render", photo, "--recipe", recipePath, "--size", "1600", "-o", display])
+        _ = try ok(["render", full, "--size", "1000", "-o", down])
+        _ = try ok(["render", photo, "--recipe", recipePath, "--size", "1000", "-o", display])
         let flat = dir.appendingPathComponent("flat.png").path
-        _ = try ok(["render", photo, "--size", "1600", "-o", flat])
+        _ = try ok(["render", photo, "--size", "1000", "-o", flat])
         let psnr = RecipeRenderTests.psnr(try pixels(down), try pixels(display))
         let uncorrected = RecipeRenderTests.psnr(try pixels(down), try pixels(flat))
-        testNote("lens at --size 1600: \(String(format: "%.1f", psnr)) dB against the full render downscaled (uncorrected: \(String(format: "%.1f", uncorrected)) dB)")
+        testNote("lens at --size 1000: \(String(format: "%.1f", psnr)) dB against the full render downscaled (uncorrected: \(String(format: "%.1f", uncorrected)) dB)")
         #expect(psnr >= 40, "\(psnr) dB")
         #expect(uncorrected < 30, "the correction should show at display size (\(uncorrected) dB without it)")
+    }
+
+    @Test("the straighten, crop and flip after the lens are the same resampling: explain shows one pass for the four stages, and the picture is the unfused one's (two resamplings) within 40 dB",
+          Requirement.tool("exiftool"), Requirement.imageMagick)
+    func foldedGeometry() throws {
+        let dir = TestPaths.temporaryDirectory("lens-fold")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = try base(in: dir)
+        try tag(photo, Self.combinations[1])
+        let recipePath = dir.appendingPathComponent("fold.recipe.yaml").path
+        try write("format: dev.recipe.edit\nversion: 1.3\nstages:\n  - lens: auto\n  - straighten: -1.5\n  - crop: {aspect: \"1:1\"}\n  - flip: horizontal\n", recipePath)
+        let plan = try ok(["explain", recipePath, "--photo", photo])
+        #expect(plan.contains("lens correction (distortion") && plan.contains("then straighten -1.5°, only its 160×160 at (40, 0), mirrored left–right")
+                && plan.contains("← lens (stage 1), straighten (stage 2), crop (stage 3), flip (stage 4)"), "\(plan)")
+        let fused = dir.appendingPathComponent("fused.png").path, apart = dir.appendingPathComponent("apart.png").path
+        _ = try ok(["render", photo, "--recipe", recipePath, "-o", fused])
+        _ = try ok(["render", photo, "--recipe", recipePath, "--no-fuse", "-o", apart])
+        let psnr = RecipeRenderTests.psnr(try pixels(fused), try pixels(apart))
+        testNote("lens + straighten + crop + flip, one resampling against two: \(String(format: "%.1f", psnr)) dB")
+        #expect(psnr >= 40 && psnr < 99, "\(psnr) dB")
     }
 }

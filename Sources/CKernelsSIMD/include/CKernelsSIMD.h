@@ -84,7 +84,9 @@ typedef struct {
 } rk_lens_map;
 /* The source positions of `count` output pixels at (x0 + j·dx, y0 + j·dy) of the corrected canvas:
  * six floats a pixel, red x, y, green x, y, blue x, y, in source pixel indices (pixel x's centre at x). */
-void rk_lens_map_row(const rk_lens_map *map, double x0, double y0, double dx, double dy, int count, float *out);
+/* Returns the largest source row position among them (−infinity when none is finite): how far
+ * down the source the row reaches. */
+double rk_lens_map_row(const rk_lens_map *map, double x0, double y0, double dx, double dy, int count, float *out);
 /* `count` output pixels sampled bicubic (Catmull-Rom) from a planar float RGB ring (each row the
  * red, green and blue planes of `width` floats; with `ring_rows` below `height`, source row y in
  * slot y mod `ring_rows`), each channel at its own position from `positions` (rk_lens_map_row's
