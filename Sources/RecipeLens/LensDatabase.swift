@@ -1,4 +1,5 @@
 internal import CLensfunLoader
+import Glibc
 
 /// lensfun's database, read once and shared: its cameras, mounts and lens profiles, and the
 /// matching of what a photo says about its lens (`match`) and of a name a user writes
@@ -24,8 +25,25 @@ public final class LensDatabase: Sendable {
 
     /// The system's database as lensfun finds it (its data package, newer data fetched with
     /// lensfun-update-data, the user's own files), read on first use; the same object after.
+    /// With `RECIPE_LENSFUN_DATA` set to a folder, the lensfun XML files in that folder instead,
+    /// and only those: a user's own database, or a test's profiles.
+    ///
+    /// ```sh
+    /// RECIPE_LENSFUN_DATA=~/lensfun-xml recipe render IMG_0042.CR2 --recipe lens.recipe.yaml
+    /// ```
     public static func shared() throws(LensDatabaseError) -> LensDatabase { try sharedResult.get() }
-    private static let sharedResult = Result<LensDatabase, LensDatabaseError> { () throws(LensDatabaseError) in try LensDatabase(directory: nil) }
+    private static let sharedResult = Result<LensDatabase, LensDatabaseError> { () throws(LensDatabaseError) in
+        try LensDatabase(directory: directoryVariable)
+    }
+
+    /// The variable naming a folder of lensfun XML files to read instead of the system's database.
+    public static let directoryVariableName = "RECIPE_LENSFUN_DATA"
+
+    /// The folder `RECIPE_LENSFUN_DATA` names, or nil when it is unset or empty.
+    static var directoryVariable: String? {
+        guard let value = getenv(directoryVariableName).map({ String(cString: $0) }), !value.isEmpty else { return nil }
+        return value
+    }
 
     /// Reads the database: lensfun's own search when `directory` is nil, else the XML files in it.
     public init(directory: String?) throws(LensDatabaseError) {

@@ -136,9 +136,12 @@ package enum LensResolver {
             calibration.tca = nil
             correction.calibration = calibration
         }
+        // lensfun's fill for what is corrected: a profile's distortion dropped above must not
+        // still magnify the photo.
         if p.number("scale") == nil, p.choice("mode") != "distort" {
             correction.autoScale = lens.autoScale(cropFactor: cropFactor, width: size.width, height: size.height, focal: focal,
-                                                  distortion: p.boolean("distortion") ?? true, tca: p.boolean("tca") ?? true)
+                                                  distortion: (p.boolean("distortion") ?? true) && calibration.distortion != nil,
+                                                  tca: (p.boolean("tca") ?? true) && calibration.tca != nil)
         }
         if calibration.isEmpty { return .failure(Why(message: "\(lens.model)'s profile has no usable corrections at \(NumberFormatting.shortest(focal)) mm")) }
         var settings = "\(NumberFormatting.shortest(focal)) mm"

@@ -2,7 +2,7 @@
 """Bayer DNGs carrying opcode lists (a lens's own corrections), for recipe's DNG opcode tests.
 
 Usage: make_opcode_dng.py OUTPUT.dng [--size 64x48] [--cfa RGGB] [--black 512] [--white 16383]
-       [--level 0.25 | --ramp] [--active-area T,L,B,R]
+       [--level 0.25 | --ramp | --waves PERIOD] [--active-area T,L,B,R]
        [--warp KR0,KR1,KR2,KR3,KT0,KT1[;...]] [--warp-centre CX,CY] [--warp-flags 1]
        [--vignette K0,K1,K2,K3,K4] [--vignette-centre CX,CY] [--vignette-first]
        [--gain-map VxH] [--gain-map-phases] [--gain-map-amount 0.8]
@@ -31,7 +31,8 @@ parameters), e.g. `--extra 3:99:0:8` an unknown, non-optional one. --list2-bytes
 write a file's bytes as the list instead (for malformed lists).
 
 The mosaic: a flat field at --level of the white level above black (default), or --ramp, a
-gradient of levels across the image; CFA and levels as make_bayer_dng.py's camera. With
+gradient of levels across the image, or --waves, a grey pattern of blobs PERIOD pixels apart
+(levels 0.04 to 0.24: something for a warp to move, with room for a vignetting gain below white); CFA and levels as make_bayer_dng.py's camera. With
 --active-area the stored image is larger and its ActiveArea tag names the part the opcodes
 (and a reader's visible image) apply to. --expect-mosaic writes what a reader that applies the
 GainMaps (bilinear between map points, pixel (row, col) at ((row + 0.5)/H, (col + 0.5)/W) of the
@@ -124,6 +125,7 @@ def main():
     p.add_argument("--white", type=int, default=16383)
     p.add_argument("--level", type=float, default=0.25)
     p.add_argument("--ramp", action="store_true")
+    p.add_argument("--waves", type=float)
     p.add_argument("--active-area")
     p.add_argument("--warp")
     p.add_argument("--warp-centre", default="0.5,0.5")
@@ -171,6 +173,10 @@ def main():
     # The mosaic: levels above black as fractions of white - black, stored over the whole frame.
     if a.ramp:
         level = np.linspace(0.05, 0.6, w)[None, :] * np.linspace(0.6, 1.0, h)[:, None]
+    elif a.waves:
+        across = 0.5 + 0.5 * np.sin(2 * np.pi * np.arange(w) / a.waves)
+        down = 0.5 + 0.5 * np.sin(2 * np.pi * np.arange(h) / a.waves)
+        level = 0.04 + 0.2 * down[:, None] * across[None, :]
     else:
         level = np.full((h, w), a.level)
     mosaic = np.rint(a.black + level * (a.white - a.black)).astype(np.uint16)

@@ -14,6 +14,14 @@ struct DNGOpcodeInfoTests: CLITest {
         return dng
     }
 
+    /// A DNG whose OpcodeList3 is one WarpRectilinear whose parameters claim 4096 bytes where 2
+    /// follow, and the problem as recipe words it.
+    func malformedDNG(_ dir: URL) throws -> (dng: String, problem: String) {
+        let list = dir.appendingPathComponent("list3.bin")
+        try Data([0, 0, 0, 1, 0, 0, 0, 1, 1, 3, 0, 0, 0, 0, 0, 1, 0, 0, 16, 0, 0, 0]).write(to: list)
+        return (try make(dir, ["--list3-bytes", list.path]), "opcode 1 of 1 (WarpRectilinear) says 4096 bytes of parameters, but 2 remain")
+    }
+
     @Test("`info` lists each list's opcodes: the lens ones with their parameters, the others by name",
           Requirement.python("numpy", "pidng"))
     func info() throws {
@@ -49,11 +57,7 @@ struct DNGOpcodeInfoTests: CLITest {
     func malformed() throws {
         let dir = TestPaths.temporaryDirectory("dng-opcode-malformed")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let list = dir.appendingPathComponent("list3.bin")
-        // One WarpRectilinear whose parameters claim 4096 bytes where 2 follow.
-        try Data([0, 0, 0, 1, 0, 0, 0, 1, 1, 3, 0, 0, 0, 0, 0, 1, 0, 0, 16, 0, 0, 0]).write(to: list)
-        let dng = try make(dir, ["--list3-bytes", list.path])
-        let problem = "opcode 1 of 1 (WarpRectilinear) says 4096 bytes of parameters, but 2 remain"
+        let (dng, problem) = try malformedDNG(dir)
         let info = try recipe(["info", dng])
         #expect(info.status == 0, "\(info.stderr)")
         #expect(String(decoding: info.stdout, as: UTF8.self).contains("OpcodeList3: malformed: \(problem)"))

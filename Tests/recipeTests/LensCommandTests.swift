@@ -116,6 +116,24 @@ struct LensCommandTests: CLITest {
         #expect(explained.contains("lens correction (distortion"), "\(explained)")
     }
 
+    @Test("a profile named in the recipe corrects a photo whose EXIF matches none (a manual lens), required: true; explain says it was named",
+          Requirement.tool("exiftool"), Requirement.imageMagick)
+    func namedProfile() throws {
+        let dir = TestPaths.temporaryDirectory("lens-named")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = try base(in: dir)
+        try tag(photo, Self.combinations[8])
+        let recipe = dir.appendingPathComponent("r.recipe.yaml").path
+        try write("format: dev.recipe.edit\nversion: 1.3\nstages:\n  - lens: {profile: \"Canon EF 24-70mm f/2.8L USM\", crop-factor: 1, required: true}\n", recipe)
+        let named = dir.appendingPathComponent("named.png").path, plain = dir.appendingPathComponent("plain.png").path
+        _ = try ok(["render", photo, "--recipe", recipe, "-o", named])
+        _ = try ok(["render", photo, "-o", plain])
+        #expect(try pixels(named) != pixels(plain), "the named profile corrected nothing")
+        let explained = try ok(["explain", recipe, "--photo", photo])
+        #expect(explained.contains("lens (stage 1): Canon EF 24-70mm f/2.8L USM (lensfun) at 50 mm f/8, crop factor 1: distortion"), "\(explained)")
+        #expect(explained.contains("(named in the recipe)"), "\(explained)")
+    }
+
     @Test("the display size corrects too: --size 1000 against the full render downscaled, ≥ 40 dB (a 4352×2448 JPEG decoded at a quarter in the DCT, as a 24 MP photo is at --size 1600)",
           Requirement.tool("exiftool"), Requirement.corpus)
     func displaySize() throws {
