@@ -78,6 +78,10 @@ public struct LensCalibration: Sendable, Hashable {
     /// coordinates (lensfun's `CenterX`, `CenterY`; 0 almost always).
     public var centerX: Double
     public var centerY: Double
+    /// Whether the vignetting is corrected on the source, before the distortion (lensfun's order,
+    /// and a DNG's whose OpcodeList3 lists FixVignetteRadial first), or on the corrected image,
+    /// at the output's positions (a DNG listing it after WarpRectilinear).
+    public var vignettingFirst = true
 
     public init(source: Source, distortion: Distortion? = nil, tca: TCA? = nil, vignetting: Vignetting? = nil,
                 calibrationCropFactor: Double = 1, calibrationAspectRatio: Double = 1.5, centerX: Double = 0, centerY: Double = 0) {

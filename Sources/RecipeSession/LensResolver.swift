@@ -74,7 +74,8 @@ package enum LensResolver {
         if let distance = p.number("distance") { query.distance = distance }
         // The photo's own correction data first, where the recipe takes it.
         if profile == "auto" || profile == "camera" {
-            if let own = info.raw?.opcodes?.lensCalibration {
+            if var own = info.raw?.opcodes?.lensCalibration {
+                own.vignettingFirst = info.raw?.opcodes?.vignetteBeforeWarp ?? true
                 // Its problems are the decoder's warnings already.
                 let parts = [own.distortion.map { _ in "distortion" }, own.vignetting.map { _ in "vignetting" }].compactMap { $0 }
                 return .success((LensCorrection(calibration: own, cameraCropFactor: 1, orientation: info.orientation),

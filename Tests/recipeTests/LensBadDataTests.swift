@@ -195,12 +195,9 @@ struct LensBadDataTests: CLITest {
         let (before, _) = difference(uncorrected.values, want.values)
         testNote("lens: camera against numpy (vignetting \(vignetteFirst ? "before" : "after") the warp): mean \(String(format: "%.2f", mean))/65535, max \(worst)/65535; the render without it: mean \(String(format: "%.1f", before))/65535")
         #expect(before >= 100, "the correction hardly shows: \(before)/65535 without it")
-        // recipe corrects the vignetting before the warp, at the source's positions, whatever the
-        // list's order (DNGOpcodes.vignetteBeforeWarp is read but not used): a list that warps
-        // first wants the gain at the output's positions (measured: mean 31/65535, max 407/65535).
-        withKnownIssue("a FixVignetteRadial listed after the WarpRectilinear is applied before it", isIntermittent: false) {
-            #expect(mean <= 2, "mean difference \(mean)/65535")
-            #expect(Double(worst) <= 0.0025 * 65535, "largest difference \(worst)/65535")
-        } when: { !vignetteFirst }
+        // The list's order holds: a list that warps first wants the gain at the output's
+        // positions (applied before the warp regardless, it was mean 31/65535, max 407/65535).
+        #expect(mean <= 2, "mean difference \(mean)/65535")
+        #expect(Double(worst) <= 0.0025 * 65535, "largest difference \(worst)/65535")
     }
 }

@@ -199,10 +199,12 @@ enum LowerPointOps {
                 // Vignetting on the source's linear light (positional), then one resampling.
                 guard let correction = lenses[id] else { return }
                 let geometry = correction.geometry(node.params, canvas: here)
-                if node.params.boolean("vignetting") ?? true, let step = geometry.vignettingStep {
-                    steps.append(ExecutionPlan.Step(step, space: .linear, origin: origin))
-                }
+                let vignetting = node.params.boolean("vignetting") ?? true ? geometry.vignettingStep : nil
+                let first = correction.calibration.vignettingFirst || !geometry.movesPixels
+                if first, let step = vignetting { steps.append(ExecutionPlan.Step(step, space: .linear, origin: origin)) }
                 if geometry.movesPixels { barrier(.geometric(.lens(LensWarp(geometry: geometry)), origin: origin)) }
+                // A DNG that warps first wants the gain at the corrected image's positions.
+                if !first, let step = vignetting { steps.append(ExecutionPlan.Step(step, space: .linear, origin: origin)) }
                 return
             }
             if let step = Operations.geometricStep(op: node.op, params: node.params, canvas: here, scale: scale) {
