@@ -96,7 +96,7 @@ struct PlannerTests {
     func branches() throws {
         let g = try graph("  - id: base\n    exposure: 0.15\n  - id: glow\n    input: base\n    blur: 4\n  - input: base\n    blend: {with: glow, mode: screen}\n  - saturation: 1.1\n")
         let (plan, _) = try Planner.plan(g)
-        let barriers = plan.passes.compactMap(\.barrier)
+        let barriers = plan.passes.compactMap { $0.barrier }
         #expect(barriers == [.keep(name: "base", readers: 2), .resume(name: "base"), .blur(sigma: 4, origin: "blur (stage 2)"),
                              .keep(name: "glow", readers: 1), .resume(name: "base"),
                              .blend(with: "glow", mode: "screen", opacity: 1, origin: "blend (stage 3)")])
@@ -192,7 +192,7 @@ struct PlannerTests {
                                             window: .init(x: 1600, y: 50, width: 500, height: 400), mirrored: true),
                           .flip(horizontal: false)])
         let (unfused, _) = try Planner.plan(g, fuse: false)
-        #expect(unfused.passes.compactMap(\.barrier).count == 5)
+        #expect(unfused.passes.compactMap { $0.barrier }.count == 5)
         // A crop moves before an exposure (HoistCrops) and then folds; not before a vignette.
         let (hoisted, _) = try Planner.plan(try graph("  - straighten: 3\n  - exposure: 0.5\n  - crop: {aspect: \"1:1\"}\n"))
         #expect(hoisted.passes.contains { if case .geometric(.straightenWindow, _)? = $0.barrier { true } else { false } })
