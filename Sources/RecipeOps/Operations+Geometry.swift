@@ -24,7 +24,7 @@ public enum GeometricStep: Sendable, Hashable, CustomStringConvertible {
     case straightenWindow(degrees: Double, expand: Bool, width: Int, height: Int, window: Window, mirrored: Bool, source: SourceWindow? = nil)
     case resize(width: Int, height: Int, kernel: ResampleKernel)
     /// A lens correction (distortion, TCA) resampled once, with what `FuseGeometry` composed after it.
-    case lens(LensWarp)
+    indirect case lens(LensWarp)
 
     /// A rectangle of a canvas, in whole pixels.
     public struct Window: Sendable, Hashable {

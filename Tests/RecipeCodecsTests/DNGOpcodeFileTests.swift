@@ -48,7 +48,7 @@ struct DNGOpcodeFileTests {
         #expect(c.distortion == .dngWarp(planes: Self.warpPlanes.map { LensCalibration.DNGWarpPlane(kr: Array($0[0..<4]), kt: Array($0[4...])) },
                                          centerX: 0.47, centerY: 0.53))
         #expect(c.vignetting == .dngRadial(k: [0.31, -0.12, 0.021, -0.0035, 0.00041], centerX: 0.5, centerY: 0.45))
-        #expect(!opcodes.vignetteBeforeWarp)
+        #expect(opcodes.vignetteBeforeWarp == false)
         let maps = opcodes.gainMaps
         #expect(maps.map { [$0.top, $0.left, $0.bottom, $0.right, $0.rowPitch, $0.colPitch] }
                 == [[0, 0, 48, 64, 2, 2], [0, 1, 48, 64, 2, 2], [1, 0, 48, 64, 2, 2], [1, 1, 48, 64, 2, 2]])
@@ -101,7 +101,7 @@ struct DNGOpcodeFileTests {
             }
         }
         #expect(differ == 0, "\(differ) samples differ from the specification's reading")
-        #expect(decoder.warnings.isEmpty)
+        #expect(decoder.warnings.count == 0)
     }
 
     @Test("a malformed opcode list: a warning naming the list and the problem, and the photo still renders uncorrected",
