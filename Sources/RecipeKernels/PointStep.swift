@@ -43,7 +43,7 @@ public enum PointStep: Sendable, Hashable {
     /// p = 1 + terms[0]·r² + terms[1]·r⁴ + …, r the distance of the pixel centre (x + ½, y + ½)
     /// from (cx, cy) in pixels, times `scale`. A lens's vignetting on linear light: lensfun's
     /// `pa` model divides (`LensGeometry.vignettingStep`), a DNG FixVignetteRadial multiplies.
-    case radialGain(terms: [Float], divide: Bool, cx: Float, cy: Float, scale: Float)
+    indirect case radialGain(terms: [Float], divide: Bool, cx: Float, cy: Float, scale: Float)
     /// A .cube table (1D or 3D), its result mixed with the input by `amount`.
     case lut(CubeLUT, tetrahedral: Bool, amount: Float)
     /// Keeps the current values: a masked stage starts here.

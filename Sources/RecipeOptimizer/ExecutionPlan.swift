@@ -184,7 +184,7 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
                 continue
             }
             // The kernel folds the per-channel steps at either end into its load and store tables.
-            let (head, body, tail) = PointProgram.split(pass.steps.map(\.kernel))
+            let (head, body, tail) = PointProgram.split(pass.steps.map { $0.kernel })
             let steps = pass.steps
             out += "  pass \(i + 1):\n"
             // A pass reads the decoder's codes when only pixel moves (crop, rotate, flip) come
@@ -206,7 +206,7 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
             let tailText = steps[(head.count + body.count)...].map { Self.text($0) }.joined(separator: ", ")
             out += last ? "    store table (→ 8-bit code): " + (tail.isEmpty ? "×255" : tailText) + "\n"
                 : tail.isEmpty ? "    store floats\n" : "    per pixel: " + tailText + ", then store floats\n"
-            if first && last && PointProgram.cachesColours(pass.steps.map(\.kernel)) {
+            if first && last && PointProgram.cachesColours(pass.steps.map { $0.kernel }) {
                 out += "    colour cache (8-bit photos of a megapixel or more): each thread keeps the codes of the colours it rendered; the steps run on the others\n"
             }
         }

@@ -161,7 +161,7 @@ package enum RecipePlanning {
         var stages: [RenderStage] = []
         func flush() {
             guard !group.isEmpty else { return }
-            stages.append(.point(group.map { PointProgram(steps: $0.steps.map(\.kernel), tables: group.count == 1) }))
+            stages.append(.point(group.map { PointProgram(steps: $0.steps.map { $0.kernel }, tables: group.count == 1) }))
             group = []
         }
         for pass in plan.passes {
