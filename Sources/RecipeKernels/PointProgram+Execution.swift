@@ -275,6 +275,10 @@ extension PointProgram {
             // In C (`rk_vibrance`, the Swift loop's operations eight lanes at a time: the compiler
             // left the Swift loop scalar).
             rk_vibrance(r, g, b, Int32(n), amount)
+        case .colorMixer(let mixer):
+            mixer.apply(r, g, b, count: n)
+        case .colorGrade(let grade):
+            grade.apply(r, g, b, count: n)
         case .clip(let lo, let hi):
             for c in 0..<3 { let p = planes + c * stride; for i in 0..<n { p[i] = min(max(p[i], lo), hi) } }
         case .vignette(let amount, let inner, let outer, let cx, let cy, let scale, let encoded):

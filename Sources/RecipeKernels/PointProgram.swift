@@ -123,7 +123,8 @@ public struct PointProgram: Sendable {
         runs.contains { run in
             switch run {
             case .tables: true
-            case .step(.lut), .step(.colorTransform): true
+            case .step(.lut), .step(.colorTransform), .step(.colorMixer), .step(.colorGrade): true
+            case .step(.maskMix(.color, _, _)): true
             case .step, .matrix: false
             }
         }
@@ -367,7 +368,7 @@ public struct PointProgram: Sendable {
         switch step {
         case .toLinear, .toEncoded, .power, .levels, .sigmoid, .clip, .curves: return true
         case .matrix(let m): return m[1] == 0 && m[2] == 0 && m[4] == 0 && m[6] == 0 && m[8] == 0 && m[9] == 0
-        case .vibrance, .vignette, .radialGain, .saveInput, .maskMix, .colorTransform: return false
+        case .vibrance, .vignette, .radialGain, .saveInput, .maskMix, .colorTransform, .colorMixer, .colorGrade: return false
         case .lut(let table, _, _): return table.kind == .oneD
         }
     }

@@ -44,6 +44,10 @@ public enum PointStep: Sendable, Hashable {
     /// from (cx, cy) in pixels, times `scale`. A lens's vignetting on linear light: lensfun's
     /// `pa` model divides (`LensGeometry.vignettingStep`), a DNG FixVignetteRadial multiplies.
     indirect case radialGain(terms: [Float], divide: Bool, cx: Float, cy: Float, scale: Float)
+    /// The colour mixer on linear light (`ColorMixer`, in OKLCh).
+    indirect case colorMixer(ColorMixer)
+    /// Colour grading on linear light (`ColorGrade`, in OKLab).
+    indirect case colorGrade(ColorGrade)
     /// A .cube table (1D or 3D), its result mixed with the input by `amount`.
     case lut(CubeLUT, tetrahedral: Bool, amount: Float)
     /// Keeps the current values: a masked stage starts here.
@@ -61,7 +65,7 @@ public enum PointStep: Sendable, Hashable {
     public var readsPosition: Bool {
         switch self {
         case .vignette, .radialGain: true
-        case .maskMix(.gradient, _, _), .maskMix(.radial, _, _): true
+        case .maskMix(let shape, _, _): shape.readsPosition
         default: false
         }
     }
@@ -78,10 +82,8 @@ public enum PointStep: Sendable, Hashable {
             return .vignette(amount: amount, inner: inner, outer: outer, cx: cx * x, cy: cy * y, scale: scale / f, encoded: encoded)
         case .radialGain(let terms, let divide, let cx, let cy, let scale):
             return .radialGain(terms: terms, divide: divide, cx: cx * x, cy: cy * y, scale: scale / f)
-        case .maskMix(.gradient(let fromX, let fromY, let toX, let toY), let invert, let amount):
-            return .maskMix(.gradient(fromX: fromX * x, fromY: fromY * y, toX: toX * x, toY: toY * y), invert: invert, amount: amount)
-        case .maskMix(.radial(let cx, let cy, let inner, let outer, let scale), let invert, let amount):
-            return .maskMix(.radial(cx: cx * x, cy: cy * y, inner: inner, outer: outer, scale: scale / f), invert: invert, amount: amount)
+        case .maskMix(let shape, let invert, let amount):
+            return .maskMix(shape.laidOut(x, y, f), invert: invert, amount: amount)
         default:
             return self
         }
@@ -97,10 +99,8 @@ public enum PointStep: Sendable, Hashable {
             return .vignette(amount: amount, inner: inner, outer: outer, cx: cx - x, cy: cy - y, scale: scale, encoded: encoded)
         case .radialGain(let terms, let divide, let cx, let cy, let scale):
             return .radialGain(terms: terms, divide: divide, cx: cx - x, cy: cy - y, scale: scale)
-        case .maskMix(.gradient(let fromX, let fromY, let toX, let toY), let invert, let amount):
-            return .maskMix(.gradient(fromX: fromX - x, fromY: fromY - y, toX: toX - x, toY: toY - y), invert: invert, amount: amount)
-        case .maskMix(.radial(let cx, let cy, let inner, let outer, let scale), let invert, let amount):
-            return .maskMix(.radial(cx: cx - x, cy: cy - y, inner: inner, outer: outer, scale: scale), invert: invert, amount: amount)
+        case .maskMix(let shape, let invert, let amount):
+            return .maskMix(shape.translated(x, y), invert: invert, amount: amount)
         default:
             return self
         }
@@ -215,6 +215,8 @@ public enum PointStep: Sendable, Hashable {
             let t = (mx - mean) * (-3 * Double(amount))
             return each { $0 + (mx - $0) * t }
         case .clip(let lo, let hi): return each { min(max($0, Double(lo)), Double(hi)) }
+        case .colorMixer(let mixer): return mixer.reference(p)
+        case .colorGrade(let grade): return grade.reference(p)
         case .curves(let table, let size):
             return SIMD3(PointProgram.curve(p.x, table, 0, size), PointProgram.curve(p.y, table, size, size),
                          PointProgram.curve(p.z, table, 2 * size, size))

@@ -10,7 +10,7 @@ extension Operations {
         "invert": invertSteps, "clip": clipSteps, "saturation": saturationSteps,
         "vibrance": vibranceSteps, "hue": hueSteps, "matrix": matrixSteps, "sepia": sepiaSteps,
         "grayscale": grayscaleSteps, "colorize": colorizeSteps, "white-balance": whiteBalanceSteps,
-        "vignette": vignetteSteps,
+        "vignette": vignetteSteps, "color-mixer": colorMixerSteps, "color-grade": colorGradeSteps,
     ]
 
     /// The point steps of a node's op on a canvas of `canvas` (positional ops need its size),
@@ -22,16 +22,35 @@ extension Operations {
 
 extension Operations {
     static let maskShapes: [String: @Sendable (ParamSet, CanvasSize, Bool) -> MaskShape] = [
-        "gradient": gradientShape, "radial": radialShape, "luminance": luminanceShape,
+        "gradient": gradientShape, "radial": radialShape, "luminance": luminanceShape, "color": colorShape,
     ]
 
-    /// The steps that make `steps` local: keep the input, run them, mix by the mask.
-    public static func masked(_ steps: [PointStep], mask kind: String, params: ParamSet, canvas: CanvasSize,
-                              linear: Bool) -> [PointStep]? {
-        guard let shape = maskShapes[kind]?(params, canvas, linear) else { return nil }
+    /// The weights a checked mask gives, on a canvas of `canvas`, the stage's input linear light
+    /// or not; nil for a kind without a kernel.
+    public static func maskShape(_ mask: FilterGraph.Mask, canvas: CanvasSize, linear: Bool) -> MaskShape? {
+        if FilterGraph.Mask.combinations.contains(mask.kind) {
+            var parts: [MaskPart] = []
+            for part in mask.parts {
+                guard let shape = maskShape(part, canvas: canvas, linear: linear) else { return nil }
+                let (invert, amount) = strength(part.params)
+                parts.append(MaskPart(shape: shape, invert: invert, amount: amount))
+            }
+            return mask.kind == "all" ? .all(parts) : .any(parts)
+        }
+        return maskShapes[mask.kind]?(mask.params, canvas, linear)
+    }
+
+    /// A mask's own `invert` and `amount` (a combination has neither: false and 1).
+    static func strength(_ params: ParamSet) -> (Bool, Float) {
         var invert = false
         if case .boolean(let b)? = params["invert"] { invert = b }
-        let amount = Float(params.number("amount") ?? 1)
+        return (invert, Float(params.number("amount") ?? 1))
+    }
+
+    /// The steps that make `steps` local: keep the input, run them, mix by the mask.
+    public static func masked(_ steps: [PointStep], mask: FilterGraph.Mask, canvas: CanvasSize, linear: Bool) -> [PointStep]? {
+        guard let shape = maskShape(mask, canvas: canvas, linear: linear) else { return nil }
+        let (invert, amount) = strength(mask.params)
         return [.saveInput] + steps + [.maskMix(shape, invert: invert, amount: amount)]
     }
 }

@@ -18,7 +18,7 @@ public enum Operations {
         // tone
         exposure, brightness, contrast, gamma, levels, curve, sigmoid, invert, clip,
         // colour
-        whiteBalance, saturation, vibrance, hue, matrix, sepia, grayscale, colorize,
+        whiteBalance, saturation, vibrance, hue, colorMixer, colorGrade, matrix, sepia, grayscale, colorize,
         // LUT
         lut,
         // local / positional
@@ -31,8 +31,9 @@ public enum Operations {
         blend,
     ]
 
-    /// Every mask kind a stage's `mask:` may hold.
-    public static let masks: [MaskSpec] = [gradientMask, radialMask, luminanceMask]
+    /// Every mask kind a stage's `mask:` may hold (besides `all` and `any`, which combine them:
+    /// `FilterGraph.Mask.combinations`).
+    public static let masks: [MaskSpec] = [gradientMask, radialMask, luminanceMask, colorMask]
 
     /// The operation whose recipe key is `name` (`white-balance`), or nil.
     public static func named(_ name: String) -> OperationSpec? { operationsByName[name] }

@@ -229,11 +229,13 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
         case .levels: kernel = "levels"
         case .sigmoid: kernel = "sigmoid"
         case .vibrance(let a): kernel = "vibrance \(short(a))"
+        case .colorMixer: kernel = "colour mixer (OKLCh)"
+        case .colorGrade: kernel = "colour grading (OKLab)"
         case .clip(let lo, let hi): kernel = "clip \(short(lo))…\(short(hi))"
         case .curves: kernel = "curves"
         case .saveInput: kernel = "mask: keep input"
         case .maskMix(let shape, let invert, let amount):
-            let name = switch shape { case .gradient: "gradient"; case .radial: "radial"; case .luminance: "luminance" }
+            let name = shape.name
             kernel = "mask: mix by \(name)\(invert ? " inverted" : "") amount \(short(amount))"
         case .lut(let t, let tetra, let amount): kernel = "lut \(t.kind == .threeD ? "3D" : "1D") \(t.size) \(tetra ? "tetrahedral" : "trilinear") amount \(short(amount))"
         case .vignette(let amount, _, _, _, _, _, let encoded):

@@ -264,13 +264,28 @@ extension GeneratedRecipesTests {
                 case 1: fields.append(("min", "\(v[0])"))
                 default: fields.append(("max", "\(v[1])"))
                 }
+            case "color":
+                for axis in ["chroma", "lightness"] {
+                    let v = increasing(2).map { axis == "chroma" ? $0 / 2 : $0 }
+                    switch rng.int(0...2) {
+                    case 0: fields += [("\(axis)-min", "\(v[0])"), ("\(axis)-max", "\(v[1])")]
+                    case 1: fields.append(("\(axis)-min", "\(v[0])"))
+                    default: fields.append(("\(axis)-max", "\(axis == "chroma" ? max(v[1], 0.02) : v[1])"))  // at least the default min
+                    }
+                }
             default:
                 break
             }
-            for p in spec.params where !fields.contains(where: { $0.0 == p.name }) && !["from", "to", "min", "max"].contains(p.name) {
+            let paired = ["from", "to", "min", "max", "chroma-min", "chroma-max", "lightness-min", "lightness-max"]
+            for p in spec.params where !fields.contains(where: { $0.0 == p.name }) && !paired.contains(p.name) {
                 if rng.chance(0.4) { fields.append((p.name, value(p))) }
             }
             fields = rng.shuffled(fields)
+            if rng.chance(0.1) {
+                // A combination: this mask and a luminance band, in flow form.
+                let kind = rng.pick(FilterGraph.Mask.combinations)
+                return ["mask: {\(kind): [{\(spec.name): {" + fields.map { "\($0.0): \($0.1)" }.joined(separator: ", ") + "}}, {luminance: {min: 0.2}}]}" + trailing()]
+            }
             if rng.chance(0.7) || fields.isEmpty {
                 return ["mask: {\(spec.name): {" + fields.map { "\($0.0): \($0.1)" }.joined(separator: ", ") + "}}" + trailing()]
             }

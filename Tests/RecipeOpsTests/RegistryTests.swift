@@ -85,13 +85,13 @@ import Testing
     @Test func everyDeclaredOperationIsListed() throws {
         let declared = try Self.declarations(in: "Operations", matching: #/public static let \w+ = OperationSpec\(/#)
         #expect(declared == Operations.all.count)
-        #expect(Operations.all.count == 32)
+        #expect(Operations.all.count == 34)
     }
 
     @Test func everyDeclaredMaskIsListed() throws {
         let declared = try Self.declarations(in: "Masks", matching: #/public static let \w+ = MaskSpec\(/#)
         #expect(declared == Operations.masks.count)
-        #expect(Operations.masks.map(\.name) == ["gradient", "radial", "luminance"])
+        #expect(Operations.masks.map(\.name) == ["gradient", "radial", "luminance", "color"])
     }
 
     @Test func namesAreUniqueAndKebabCase() {
@@ -138,7 +138,7 @@ import Testing
             #expect(op.param(primary) != nil, "\(op.name): primary \(primary) is not declared")
         }
         let withoutPrimary = Operations.all.filter { $0.primary == nil }.map(\.name)
-        #expect(withoutPrimary == ["levels", "invert", "clip", "shadows-highlights", "crop", "resize"])
+        #expect(withoutPrimary == ["levels", "invert", "clip", "color-mixer", "color-grade", "shadows-highlights", "crop", "resize"])
     }
 
     @Test func migrationsChainFromTwoToTheVersion() {

@@ -207,6 +207,32 @@ void rk_luma3f(const float *r, const float *g, const float *b, float *out, int c
 /* glfx.js vibrance on three planes in place: t = (max − mean)·(−3·amount), v + (max − v)·t. */
 void rk_vibrance(float *r, float *g, float *b, int count, float amount);
 
+/* The colour controls in OKLab (OKLab.c), on three planes of linear-light sRGB. */
+/* A colour mixer: eight bands by OKLCh hue, `centre` increasing in [0, 360) degrees, `span[k]`
+ * the degrees from centre k to the next (the last round to the first); each band's hue shift in
+ * radians, its saturation (chroma factor − 1) and its luminance (lightness factor − 1). */
+typedef struct {
+    float centre[8], span[8], hue[8], saturation[8], luminance[8];
+} rk_color_mixer;
+void rk_color_mixer_planes(float *r, float *g, float *b, int count, const rk_color_mixer *m);
+/* Colour grading: the shadows', midtones', highlights' and global tints as OKLab a, b offsets and
+ * lightness offsets; the shadows fade out over [shadow_from, shadow_to] of lightness, the
+ * highlights in over [highlight_from, highlight_to]. */
+typedef struct {
+    float a[4], b[4], lightness[4];
+    float shadow_from, shadow_to, highlight_from, highlight_to;
+} rk_color_grade;
+void rk_color_grade_planes(float *r, float *g, float *b, int count, const rk_color_grade *q);
+/* A colour-range mask: the arc of OKLCh hues from `hue_from` over `hue_width` degrees (every hue
+ * when `whole_circle`), chroma and lightness bands, each with its feather. Weights to `w`. */
+typedef struct {
+    float hue_from, hue_width, hue_feather;
+    int whole_circle;
+    float chroma_low, chroma_high, chroma_feather;
+    float lightness_low, lightness_high, lightness_feather;
+} rk_color_range;
+void rk_color_range_weights(const float *r, const float *g, const float *b, int count, const rk_color_range *q, float *w);
+
 /* acc[i] += times·src[i] (a product, then a sum). acc must not overlap src. */
 void rk_axpy(float *acc, const float *src, float times, int count);
 

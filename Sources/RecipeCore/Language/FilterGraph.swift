@@ -17,10 +17,24 @@ public struct FilterGraph: Sendable, Hashable {
         public var kind: String
         public var params: ParamSet
         public var range: SourceRange?
-        public init(kind: String, params: ParamSet, range: SourceRange?) {
+        /// A combination's masks (`all`: where every one selects, `any`: where one does);
+        /// empty for a mask of one kind.
+        public var parts: [Mask]
+        public init(kind: String, params: ParamSet, range: SourceRange?, parts: [Mask] = []) {
             self.kind = kind
             self.params = params
             self.range = range
+            self.parts = parts
+        }
+
+        /// `all` and `any`: the kinds that combine other masks.
+        public static let combinations = ["all", "any"]
+
+        /// The mask's meaning as text, parameters sorted, parts in order:
+        /// `all(color(hue-max=270 …), gradient(…))`.
+        public var signature: String {
+            if !parts.isEmpty { return kind + "(" + parts.map(\.signature).joined(separator: ", ") + ")" }
+            return kind + "(" + params.names.sorted().map { "\($0)=\(params[$0]!.description)" }.joined(separator: " ") + ")"
         }
     }
 
@@ -81,9 +95,7 @@ extension FilterGraph {
             if let id = n.stageID { out += " id=\(id)" }
             out += " in=\(n.inputs.map(String.init).joined(separator: ",")) size=\(n.size)"
             for name in n.params.names.sorted() { out += " \(name)=\(n.params[name]!.description)" }
-            if let m = n.mask {
-                out += " mask=\(m.kind)(" + m.params.names.sorted().map { "\($0)=\(m.params[$0]!.description)" }.joined(separator: " ") + ")"
-            }
+            if let m = n.mask { out += " mask=" + m.signature }
             out += "\n"
         }
         return out + "output=#\(output)\n"

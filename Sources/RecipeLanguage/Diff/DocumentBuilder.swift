@@ -174,6 +174,12 @@ struct DocumentBuilder {
     /// `{gradient: {from: [0.5, 0], to: [0.5, 0.45]}}`: the parameters given; compared with the
     /// defaults filled in.
     static func maskValue(_ mask: FilterGraph.Mask) -> RecipeDocument.Value {
+        if !mask.parts.isEmpty {
+            // A combination: its parts in order, each as above.
+            let parts = mask.parts.map(maskValue)
+            return .init("{\(mask.kind): [" + parts.map(\.text).joined(separator: ", ") + "]}",
+                         key: mask.kind + ":[" + parts.map(\.key).joined(separator: ";") + "]")
+        }
         let names = Operations.mask(named: mask.kind)?.params.map(\.name) ?? mask.params.names
         let given = names.filter { mask.params.isGiven($0) && mask.params[$0] != nil }
         let written = "{\(mask.kind): {" + given.map { "\($0): \(text(mask.params[$0]!))" }.joined(separator: ", ") + "}}"

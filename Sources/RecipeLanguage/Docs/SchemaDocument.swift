@@ -43,7 +43,19 @@ public enum SchemaDocument {
                 ("additionalProperties", false),
             ]))
         }
-        defs.append(("mask", .object([("description", .string("makes the stage local: one of " + Operations.masks.map(\.name).joined(separator: ", "))),
+        for kind in FilterGraph.Mask.combinations {
+            maskAlternatives.append(.object([
+                ("type", "object"),
+                ("properties", .object([(kind, .object([
+                    ("description", .string(kind == "all" ? "where every mask of the list selects (their weights multiplied)"
+                                                          : "where any mask of the list selects (the largest weight)")),
+                    ("type", "array"), ("minItems", 2), ("items", .object([("$ref", "#/$defs/mask")])),
+                ]))])),
+                ("required", [.string(kind)]),
+                ("additionalProperties", false),
+            ]))
+        }
+        defs.append(("mask", .object([("description", .string("makes the stage local: one of " + (Operations.masks.map(\.name) + FilterGraph.Mask.combinations).joined(separator: ", "))),
                                       ("oneOf", .array(maskAlternatives))])))
         defs.append(("stage", .object([
             ("type", "object"),

@@ -209,6 +209,10 @@ public enum RecipePrinter {
         }
 
         func maskText(_ value: YAMLNode) -> String {
+            if let pair = value.mapping?.first, value.mapping?.count == 1, let kind = pair.key.scalar,
+               FilterGraph.Mask.combinations.contains(kind), let items = pair.value.sequence {
+                return "{\(kind): [" + items.map(maskText).joined(separator: ", ") + "]}"
+            }
             guard let pair = value.mapping?.first, let kind = pair.key.scalar, let spec = Operations.mask(named: kind) else {
                 return genericText(value)
             }

@@ -599,13 +599,16 @@ struct Checker {
         return String(cString: p)
     }
 
-    mutating func checkMask(_ node: YAMLNode, into draft: inout StageDraft) -> FilterGraph.Mask? {
-        let kinds = Operations.masks.map(\.name)
+    mutating func checkMask(_ node: YAMLNode, into draft: inout StageDraft, depth: Int = 0) -> FilterGraph.Mask? {
+        let kinds = Operations.masks.map(\.name) + FilterGraph.Mask.combinations
         guard let pairs = node.mapping, pairs.count == 1, let kind = pairs[0].key.scalar else {
             error(.invalidMask, "`mask` must hold exactly one of \(Suggestions.list(kinds)), not \(node.mapping.map { "\($0.count) keys" } ?? node.kindDescription)", node.range,
                   notes: [.init("for example `mask: {gradient: {from: [0.5, 0], to: [0.5, 0.45]}}`")])
             draft.broken = true
             return nil
+        }
+        if FilterGraph.Mask.combinations.contains(kind) {
+            return checkCombination(kind, pairs[0].value, node.range, into: &draft, depth: depth)
         }
         guard let spec = Operations.mask(named: kind) else {
             var notes: [Diagnostic.Note] = []
@@ -652,5 +655,29 @@ struct Checker {
             draft.broken = true
         }
         return FilterGraph.Mask(kind: kind, params: params, range: node.range)
+    }
+
+    /// `all: [mask, mask, …]` or `any: [...]`: two or more masks, each checked as a stage's
+    /// `mask:` is (combinations nest, eight deep at most).
+    mutating func checkCombination(_ kind: String, _ value: YAMLNode, _ range: SourceRange, into draft: inout StageDraft, depth: Int) -> FilterGraph.Mask? {
+        let example = "mask: {\(kind): [{color: {hue-min: 200, hue-max: 270}}, {gradient: {from: [0.5, 0], to: [0.5, 0.6]}}]}"
+        guard let items = value.sequence, items.count >= 2 else {
+            error(.invalidMask, "`\(kind)` combines a list of two or more masks, not \(value.sequence.map { "a list of \($0.count)" } ?? value.kindDescription)", value.range,
+                  notes: [.init("for example `\(example)`"),
+                          .init(kind == "all" ? "`all` applies where every mask selects (their weights multiplied)" : "`any` applies where one mask selects (the largest weight)")])
+            draft.broken = true
+            return nil
+        }
+        guard depth < 8 else {
+            error(.invalidMask, "masks combined more than eight deep", value.range, notes: [.init("flatten the combination: `all` and `any` take any number of masks")])
+            draft.broken = true
+            return nil
+        }
+        var parts: [FilterGraph.Mask] = []
+        for item in items {
+            if let part = checkMask(item, into: &draft, depth: depth + 1) { parts.append(part) }
+        }
+        guard parts.count == items.count else { return nil }
+        return FilterGraph.Mask(kind: kind, params: ParamSet(), range: range, parts: parts)
     }
 }

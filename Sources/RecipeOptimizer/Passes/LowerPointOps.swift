@@ -275,8 +275,7 @@ enum LowerPointOps {
     static func local(_ kernel: [PointStep], _ node: FilterGraph.Node, canvas: CanvasSize, space: WorkingSpace, origin: String) throws(PlanError) -> [ExecutionPlan.Step] {
         guard let mask = node.mask else { return kernel.map { ExecutionPlan.Step($0, space: space, origin: origin) } }
         let maskSpace: WorkingSpace = space == .any ? .encoded : space
-        guard let wrapped = Operations.masked(kernel, mask: mask.kind, params: mask.params, canvas: canvas,
-                                              linear: maskSpace == .linear) else {
+        guard let wrapped = Operations.masked(kernel, mask: mask, canvas: canvas, linear: maskSpace == .linear) else {
             throw PlanError("\(origin) is not rendered by this build: its mask `\(mask.kind)` has no kernel", range: node.range)
         }
         return wrapped.map { ExecutionPlan.Step($0, space: maskSpace, origin: origin) }

@@ -284,7 +284,9 @@ enum GraphText {
             }
             if !params.isEmpty { out += "     " + params.joined(separator: ", ") + "\n" }
             if let mask = node.mask {
-                out += "     mask \(mask.kind): " + mask.params.names.map { "\($0) \(mask.params[$0]!.description)" }.joined(separator: ", ") + "\n"
+                out += mask.parts.isEmpty
+                    ? "     mask \(mask.kind): " + mask.params.names.map { "\($0) \(mask.params[$0]!.description)" }.joined(separator: ", ") + "\n"
+                    : "     mask \(mask.signature)\n"
             }
         }
         out += "output: #\(graph.output) \(graph.nodes[graph.output].size)\n"
