@@ -9,6 +9,8 @@ public enum MaskShape: Sendable, Hashable {
     case luminance(min: Float, max: Float, feather: Float, inputIsLinear: Bool)
     /// On the input's OKLCh hue, chroma and lightness (`ColorRange`).
     case color(ColorRange)
+    /// A grey image's values, stretched over the canvas (`RasterMask`).
+    indirect case raster(RasterMask)
     /// The product of the parts' weights: where every part selects (an intersection).
     indirect case all([MaskPart])
     /// The largest of the parts' weights: where any part selects (a union).
@@ -21,6 +23,7 @@ public enum MaskShape: Sendable, Hashable {
         case .radial: "radial"
         case .luminance: "luminance"
         case .color: "color"
+        case .raster: "image"
         case .all(let parts), .any(let parts):
             (readsAll ? "all(" : "any(") + parts.map { $0.shape.name + ($0.invert ? " inverted" : "") }.joined(separator: ", ") + ")"
         }
@@ -32,7 +35,7 @@ public enum MaskShape: Sendable, Hashable {
     /// holding one).
     public var readsPosition: Bool {
         switch self {
-        case .gradient, .radial: true
+        case .gradient, .radial, .raster: true
         case .luminance, .color: false
         case .all(let parts), .any(let parts): parts.contains { $0.shape.readsPosition }
         }
@@ -46,6 +49,7 @@ public enum MaskShape: Sendable, Hashable {
             .gradient(fromX: fromX * fx, fromY: fromY * fy, toX: toX * fx, toY: toY * fy)
         case .radial(let cx, let cy, let inner, let outer, let scale):
             .radial(cx: cx * fx, cy: cy * fy, inner: inner, outer: outer, scale: scale / f)
+        case .raster(let m): .raster(m.laidOut(fx, fy))
         case .luminance, .color: self
         case .all(let parts): .all(parts.map { $0.with($0.shape.laidOut(fx, fy, f)) })
         case .any(let parts): .any(parts.map { $0.with($0.shape.laidOut(fx, fy, f)) })
@@ -59,6 +63,7 @@ public enum MaskShape: Sendable, Hashable {
             .gradient(fromX: fromX - dx, fromY: fromY - dy, toX: toX - dx, toY: toY - dy)
         case .radial(let cx, let cy, let inner, let outer, let scale):
             .radial(cx: cx - dx, cy: cy - dy, inner: inner, outer: outer, scale: scale)
+        case .raster(let m): .raster(m.translated(dx, dy))
         case .luminance, .color: self
         case .all(let parts): .all(parts.map { $0.with($0.shape.translated(dx, dy)) })
         case .any(let parts): .any(parts.map { $0.with($0.shape.translated(dx, dy)) })
@@ -85,6 +90,8 @@ public enum MaskShape: Sendable, Hashable {
             return rise * fall
         case .color(let range):
             return Float(range.weight(SIMD3<Double>(rgb)))
+        case .raster(let m):
+            return m.weight(x: Int(x.rounded(.down)), y: Int(y.rounded(.down)))
         case .all(let parts):
             return parts.reduce(1) { $0 * $1.weight(x: x, y: y, rgb: rgb) }
         case .any(let parts):
@@ -104,6 +111,9 @@ public enum MaskShape: Sendable, Hashable {
                         count: Int, into w: UnsafeMutablePointer<Float>) {
         typealias V = SIMD8<Float>
         switch self {
+        case .raster(let m):
+            m.weights(x0: x0, y: Int(y.rounded(.down)), count: count, into: w)
+            return
         case .color(let range):
             if range.inputIsLinear {
                 range.weights(linear: r, g, b, count: count, into: w)
@@ -159,7 +169,7 @@ public enum MaskShape: Sendable, Hashable {
                 let rise = feather > 0 ? smoothstep(lo - feather, lo, luma) : V(repeating: 0).replacing(with: 1, where: luma .>= lo)
                 let fall = feather > 0 ? 1 - smoothstep(hi, hi + feather, luma) : V(repeating: 0).replacing(with: 1, where: luma .<= hi)
                 out = rise * fall
-            case .color, .all, .any:
+            case .color, .raster, .all, .any:
                 return  // done above
             }
             UnsafeMutableRawPointer(w + k).storeBytes(of: out, as: V.self)

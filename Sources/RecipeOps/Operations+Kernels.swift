@@ -27,16 +27,18 @@ extension Operations {
 
     /// The weights a checked mask gives, on a canvas of `canvas`, the stage's input linear light
     /// or not; nil for a kind without a kernel.
-    public static func maskShape(_ mask: FilterGraph.Mask, canvas: CanvasSize, linear: Bool) -> MaskShape? {
+    public static func maskShape(_ mask: FilterGraph.Mask, canvas: CanvasSize, linear: Bool,
+                                 rasters: [String: RasterMaskImage] = [:]) -> MaskShape? {
         if FilterGraph.Mask.combinations.contains(mask.kind) {
             var parts: [MaskPart] = []
             for part in mask.parts {
-                guard let shape = maskShape(part, canvas: canvas, linear: linear) else { return nil }
+                guard let shape = maskShape(part, canvas: canvas, linear: linear, rasters: rasters) else { return nil }
                 let (invert, amount) = strength(part.params)
                 parts.append(MaskPart(shape: shape, invert: invert, amount: amount))
             }
             return mask.kind == "all" ? .all(parts) : .any(parts)
         }
+        if mask.kind == imageMask.name { return imageShape(mask.params, canvas, rasters: rasters) }
         return maskShapes[mask.kind]?(mask.params, canvas, linear)
     }
 
@@ -48,8 +50,9 @@ extension Operations {
     }
 
     /// The steps that make `steps` local: keep the input, run them, mix by the mask.
-    public static func masked(_ steps: [PointStep], mask: FilterGraph.Mask, canvas: CanvasSize, linear: Bool) -> [PointStep]? {
-        guard let shape = maskShape(mask, canvas: canvas, linear: linear) else { return nil }
+    public static func masked(_ steps: [PointStep], mask: FilterGraph.Mask, canvas: CanvasSize, linear: Bool,
+                              rasters: [String: RasterMaskImage] = [:]) -> [PointStep]? {
+        guard let shape = maskShape(mask, canvas: canvas, linear: linear, rasters: rasters) else { return nil }
         let (invert, amount) = strength(mask.params)
         return [.saveInput] + steps + [.maskMix(shape, invert: invert, amount: amount)]
     }

@@ -33,7 +33,7 @@ public enum Operations {
 
     /// Every mask kind a stage's `mask:` may hold (besides `all` and `any`, which combine them:
     /// `FilterGraph.Mask.combinations`).
-    public static let masks: [MaskSpec] = [gradientMask, radialMask, luminanceMask, colorMask]
+    public static let masks: [MaskSpec] = [gradientMask, radialMask, luminanceMask, colorMask, imageMask]
 
     /// The operation whose recipe key is `name` (`white-balance`), or nil.
     public static func named(_ name: String) -> OperationSpec? { operationsByName[name] }

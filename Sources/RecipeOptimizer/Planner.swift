@@ -47,10 +47,11 @@ public enum Planner {
     public static func plan(_ graph: FilterGraph, fuse: Bool = true, scale: Double = 1,
                             readFile: @escaping FileReader = { _ in throw PlanError("no file reader", range: nil) },
                             color: ColorEndpoints = ColorEndpoints(), reduction: DecodeReduction? = { _ in nil },
-                            lenses: [FilterGraph.NodeID: LensCorrection] = [:])
+                            lenses: [FilterGraph.NodeID: LensCorrection] = [:], rasters: [String: RasterMaskImage] = [:])
         throws(PlanError) -> (ExecutionPlan, [Trace]) {
         var trace: [Trace] = []
-        var plan = try LowerPointOps.run(graph, readFile: readFile, scale: scale, reduction: fuse ? reduction : nil, lenses: lenses)
+        var plan = try LowerPointOps.run(graph, readFile: readFile, scale: scale, reduction: fuse ? reduction : nil, lenses: lenses,
+                                         rasters: rasters)
         plan.color = color
         trace.append(Trace(pass: "LowerPointOps", plan: plan))
         let passes: [(String, (ExecutionPlan) -> ExecutionPlan)] = fuse

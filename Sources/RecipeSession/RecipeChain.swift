@@ -5,6 +5,7 @@ import RecipeHistory
 import RecipeKernels
 import RecipeLanguage
 import RecipeLens
+import RecipeOps
 import RecipeOptimizer
 #if canImport(Glibc)
 import Glibc
@@ -105,6 +106,7 @@ package struct RecipeChain: Sendable {
             for name in stage.params.names {
                 if case .file(let f)? = stage.params[name], !files.contains(f) { files.append(f) }
             }
+            for f in stage.mask.map(Operations.rasterFiles) ?? [] where !files.contains(f) { files.append(f) }
         }
         if let mark = checked.output?.watermark?.image, !files.contains(mark) { files.append(mark) }
         return files

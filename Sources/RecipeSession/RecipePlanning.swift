@@ -117,17 +117,17 @@ package enum RecipePlanning {
     /// little more than at display size there, as the decode takes most of it.
     package static func plan(_ graph: FilterGraph, size: RenderSize, fuse: Bool, readFile: @escaping Planner.FileReader,
                      photo: PhotoGeometry? = nil, color: ColorEndpoints = ColorEndpoints(),
-                     lenses: [FilterGraph.NodeID: LensCorrection] = [:]) throws(PlanError) -> PlannedRender {
+                     lenses: [FilterGraph.NodeID: LensCorrection] = [:], rasters: [String: RasterMaskImage] = [:]) throws(PlanError) -> PlannedRender {
         let full = graph.nodes[graph.output].size
         let target = size.target(width: full.width, height: full.height)
         let scale = Double(max(target.width, target.height)) / Double(max(1, max(full.width, full.height)))
         let reduction: Planner.DecodeReduction = { photo?.reduced(for: $0) }
-        let (plan, _) = try Planner.plan(graph, fuse: fuse, scale: scale, readFile: readFile, color: color, reduction: reduction, lenses: lenses)
+        let (plan, _) = try Planner.plan(graph, fuse: fuse, scale: scale, readFile: readFile, color: color, reduction: reduction, lenses: lenses, rasters: rasters)
         let planned = PlannedRender(stages: stages(of: plan), sourceSize: plan.sourceSize.map { ($0.width, $0.height) },
                                     sourceKernel: plan.sourceKernel ?? .lanczos3, sourceIsReducedDecode: plan.sourceIsReducedDecode)
         guard scale < 1, let photo, let source = planned.sourceSize, !planned.stages.isEmpty,
               source != photo.upright, photo.denominator(for: source) == 1 else { return planned }
-        let (fullPlan, _) = try Planner.plan(graph, fuse: fuse, scale: 1, readFile: readFile, color: color, reduction: reduction, lenses: lenses)
+        let (fullPlan, _) = try Planner.plan(graph, fuse: fuse, scale: 1, readFile: readFile, color: color, reduction: reduction, lenses: lenses, rasters: rasters)
         return PlannedRender(stages: stages(of: fullPlan), sourceSize: fullPlan.sourceSize.map { ($0.width, $0.height) },
                              finalSize: target, sourceKernel: fullPlan.sourceKernel ?? .lanczos3,
                              sourceIsReducedDecode: fullPlan.sourceIsReducedDecode)

@@ -2,6 +2,7 @@ import RecipeCodecs
 import RecipeColor
 import RecipeCore
 import RecipeHistory
+import RecipeKernels
 import RecipeLanguage
 import RecipeOptimizer
 
@@ -64,10 +65,14 @@ package enum RenderPlanner {
         if let failure = lens.failure { throw .photo(failure) }
         plan.lens = lens
         let readFile = RecipePlanning.fileReader(for: checked.filesFolder, budget: request.budget.perRender)
+        // The `image` masks' files, read and held to their digests once.
+        let rasters: [String: RasterMaskImage]
+        do { rasters = try RasterMaskLoader.load(graph, recipe: checked.filesFolder) } catch { throw .photo(error) }
+        plan.rasters = rasters
         do {
             plan.render = try RecipePlanning.plan(graph, size: request.size, fuse: request.fuse, readFile: readFile, photo: header.geometry,
                                                   color: color.map { RecipePlanning.colorEnds($0, graph) } ?? ColorEndpoints(),
-                                                  lenses: lens.corrections)
+                                                  lenses: lens.corrections, rasters: rasters)
         } catch {
             throw .plan(error, recipe: checked.filesFolder == "/" ? "" : request.recipes[0].path)
         }
@@ -195,6 +200,8 @@ package struct RenderPlan {
     package var color: PhotoColor?
     /// The lens stages as resolved for the photo (what corrects it, or why nothing does).
     package var lens = LensResolver.Resolution()
+    /// The `image` masks' files as the render read them.
+    package var rasters: [String: RasterMaskImage] = [:]
     /// The recipes' `output:` settings, a later recipe's winning.
     package var output: CheckedRecipe.Output?
     /// The stages, sizes and colour a job runs.
@@ -227,7 +234,7 @@ package struct RenderPlan {
         let folder = request.recipes.count == 1 ? request.recipes[0].path : "/"
         let color = self.color.map { RecipePlanning.colorEnds($0, graph) } ?? ColorEndpoints()
         return try Planner.plan(graph, fuse: request.fuse, readFile: RecipePlanning.fileReader(for: folder), color: color,
-                                reduction: { [geometry] in geometry?.reduced(for: $0) }, lenses: lens.corrections).1
+                                reduction: { [geometry] in geometry?.reduced(for: $0) }, lenses: lens.corrections, rasters: rasters).1
     }
 
     /// Every diagnostic of the recipes, as `recipe check` prints each (no colour).

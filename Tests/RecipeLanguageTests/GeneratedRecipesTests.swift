@@ -273,10 +273,12 @@ extension GeneratedRecipesTests {
                     default: fields.append(("\(axis)-max", "\(axis == "chroma" ? max(v[1], 0.02) : v[1])"))  // at least the default min
                     }
                 }
+            case "image":
+                fields.append(("file", "photos/kodim03.png"))  // a PNG beside the recipes (the checker reads its first bytes)
             default:
                 break
             }
-            let paired = ["from", "to", "min", "max", "chroma-min", "chroma-max", "lightness-min", "lightness-max"]
+            let paired = ["from", "to", "min", "max", "chroma-min", "chroma-max", "lightness-min", "lightness-max", "file", "sha256"]
             for p in spec.params where !fields.contains(where: { $0.0 == p.name }) && !paired.contains(p.name) {
                 if rng.chance(0.4) { fields.append((p.name, value(p))) }
             }

@@ -91,7 +91,7 @@ import Testing
     @Test func everyDeclaredMaskIsListed() throws {
         let declared = try Self.declarations(in: "Masks", matching: #/public static let \w+ = MaskSpec\(/#)
         #expect(declared == Operations.masks.count)
-        #expect(Operations.masks.map(\.name) == ["gradient", "radial", "luminance", "color"])
+        #expect(Operations.masks.map(\.name) == ["gradient", "radial", "luminance", "color", "image"])
     }
 
     @Test func namesAreUniqueAndKebabCase() {

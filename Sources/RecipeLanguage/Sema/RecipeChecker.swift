@@ -593,6 +593,22 @@ struct Checker {
         return true
     }
 
+    /// A mask image must be a PNG or a TIFF: its first bytes say so before anything decodes it.
+    mutating func checkMaskImage(_ path: String, _ range: SourceRange, what: String) -> Bool {
+        guard options.checkFilesExist else { return true }
+        let recipeDir = file.path.contains("/") ? String(file.path[..<file.path.lastIndex(of: "/")!]) : "."
+        let full = path.hasPrefix("/") ? path : recipeDir + "/" + path
+        guard let head = try? InputFile.prefix(full, count: 8) else { return true }  // unreadable: checkFileReference said so
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let tiff = head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
+        guard head.starts(with: png) || tiff else {
+            error(.invalidMask, "\(what) names `\(path)`, which is not a PNG or TIFF image (\(head.isEmpty ? "it is empty" : "it starts with " + head.prefix(4).map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined(separator: " ")))", range,
+                  notes: [.init("a mask is an 8- or 16-bit grey PNG or TIFF, white where the stage applies; export it as one")])
+            return false
+        }
+        return true
+    }
+
     func realPath(_ path: String) -> String? {
         guard let p = realpath(path, nil) else { return nil }
         defer { free(p) }
@@ -637,6 +653,13 @@ struct Checker {
                 result.diagnostics += values.diagnostics
         usedKnobs.formUnion(values.mentionedParams)
                 guard let v else { draft.broken = true; continue }
+                if case .file(let path) = v {
+                    let what = "`\(key)` of mask `\(kind)`"
+                    guard checkFileReference(path, f.value.range, what: what), checkMaskImage(path, f.value.range, what: what) else {
+                        draft.broken = true
+                        continue
+                    }
+                }
                 params.set(key, v, given: true)
                 ranges[key] = f.key.range
             }

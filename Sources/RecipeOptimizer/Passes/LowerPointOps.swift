@@ -17,7 +17,8 @@ import RecipeOps
 /// ```
 enum LowerPointOps {
     static func run(_ graph: FilterGraph, readFile: @escaping Planner.FileReader, scale: Double = 1,
-                    reduction: Planner.DecodeReduction? = nil, lenses: [FilterGraph.NodeID: LensCorrection] = [:]) throws(PlanError) -> ExecutionPlan {
+                    reduction: Planner.DecodeReduction? = nil, lenses: [FilterGraph.NodeID: LensCorrection] = [:],
+                    rasters: [String: RasterMaskImage] = [:]) throws(PlanError) -> ExecutionPlan {
         var scales = renderScales(graph, output: scale, shrinkEarly: reduction != nil)
         let full = graph.nodes[0].size
         var source = scales[0] >= 1 ? full : CanvasSize(width: max(1, Int((Double(full.width) * scales[0]).rounded())),
@@ -28,6 +29,7 @@ enum LowerPointOps {
         }
         var lowering = Lowering(graph: graph, scales: scales, readFile: readFile)
         lowering.lenses = lenses
+        lowering.rasters = rasters
         try lowering.run(source: source)
         var plan = ExecutionPlan(segments: lowering.segments + [lowering.steps], barriers: lowering.barriers)
         plan.sourceSize = source
@@ -117,6 +119,8 @@ enum LowerPointOps {
         var sourceKernel: ResampleKernel?
         /// The `lens` stages resolved for the photo (a stage without one corrects nothing).
         var lenses: [FilterGraph.NodeID: LensCorrection] = [:]
+        /// The `image` masks' files, read by the session (`Planner.plan`'s `rasters`).
+        var rasters: [String: RasterMaskImage] = [:]
 
         init(graph: FilterGraph, scales: [Double], readFile: @escaping Planner.FileReader) {
             self.graph = graph
@@ -257,7 +261,7 @@ enum LowerPointOps {
                 } catch {
                     throw PlanError("\(origin): \(path): \(error)", range: node.range)
                 }
-                steps += try LowerPointOps.local(Operations.lutSteps(node.params, table: table), node, canvas: here, space: .encoded, origin: origin)
+                steps += try LowerPointOps.local(Operations.lutSteps(node.params, table: table), node, canvas: here, space: .encoded, origin: origin, rasters: rasters)
                 return
             default:
                 break
@@ -266,16 +270,17 @@ enum LowerPointOps {
                 throw PlanError("\(origin) is not rendered by this build", range: node.range)
             }
             let space: WorkingSpace = spec.space == .linear ? .linear : spec.space == .encoded ? .encoded : .any
-            steps += try LowerPointOps.local(kernel, node, canvas: here, space: space, origin: origin)
+            steps += try LowerPointOps.local(kernel, node, canvas: here, space: space, origin: origin, rasters: rasters)
         }
     }
 
     /// The node's steps, wrapped in keep-input / mix-by-mask when the stage has a mask. The pair
     /// runs in the op's space (an indifferent op's mask in the encoded one).
-    static func local(_ kernel: [PointStep], _ node: FilterGraph.Node, canvas: CanvasSize, space: WorkingSpace, origin: String) throws(PlanError) -> [ExecutionPlan.Step] {
+    static func local(_ kernel: [PointStep], _ node: FilterGraph.Node, canvas: CanvasSize, space: WorkingSpace, origin: String,
+                      rasters: [String: RasterMaskImage] = [:]) throws(PlanError) -> [ExecutionPlan.Step] {
         guard let mask = node.mask else { return kernel.map { ExecutionPlan.Step($0, space: space, origin: origin) } }
         let maskSpace: WorkingSpace = space == .any ? .encoded : space
-        guard let wrapped = Operations.masked(kernel, mask: mask, canvas: canvas, linear: maskSpace == .linear) else {
+        guard let wrapped = Operations.masked(kernel, mask: mask, canvas: canvas, linear: maskSpace == .linear, rasters: rasters) else {
             throw PlanError("\(origin) is not rendered by this build: its mask `\(mask.kind)` has no kernel", range: node.range)
         }
         return wrapped.map { ExecutionPlan.Step($0, space: maskSpace, origin: origin) }
