@@ -67,6 +67,15 @@ static inline float rk_smooth(float e0, float e1, float v) {
     return t * t * (3 - 2 * t);
 }
 
+/* The same with 1/(e1 − e0) given (`inverse`): a product where the edges are the loop's
+ * constants, instead of a division a pixel (a vector division costs what ten products do). */
+static inline float rk_smooth_inv(float e0, float inverse, float v) {
+    float t = (v - e0) * inverse;
+    t = t < 0 ? 0.0f : t;
+    t = t > 1 ? 1.0f : t;
+    return t * t * (3 - 2 * t);
+}
+
 static inline void rk_to_oklab(float r, float g, float b, float *L, float *A, float *B) {
     float l = rk_cbrt(rk_m1[0] * r + rk_m1[1] * g + rk_m1[2] * b);
     float m = rk_cbrt(rk_m1[3] * r + rk_m1[4] * g + rk_m1[5] * b);
@@ -95,28 +104,37 @@ static inline void rk_from_oklab(float L, float A, float B, float *r, float *g, 
  * chroma·min(1, 2L)) (greys, and near-blacks, whose chroma the cube roots inflate, are left alone). The hue interval is found by comparisons, the last band's (from the
  * highest centre round to the lowest) the default. */
 #define RK_MIXER_BODY                                                                               \
+    float centre[8], inverse[8], hue[9], sat[9], lum[9];                                            \
+    for (int k = 0; k < 8; k++) {                                                                   \
+        centre[k] = m->centre[k], inverse[k] = 1 / m->span[k];                                      \
+        hue[k] = m->hue[k], sat[k] = m->saturation[k], lum[k] = m->luminance[k];                    \
+    }                                                                                               \
+    hue[8] = hue[0], sat[8] = sat[0], lum[8] = lum[0];                                              \
     _Pragma("clang loop vectorize(enable)")                                                         \
     for (int i = 0; i < count; i++) {                                                               \
         float L, A, B;                                                                              \
         rk_to_oklab(r[i], g[i], b[i], &L, &A, &B);                                                  \
         float chroma = sqrtf(A * A + B * B);                                                        \
         float h = rk_hue_degrees(B, A);                                                             \
-        float d = h - m->centre[7];                                                                 \
+        float d = h - centre[7];                                                                    \
         d = d < 0 ? d + 360 : d;                                                                    \
-        float t = rk_smooth(0, m->span[7], d);                                                      \
-        float dh = m->hue[7] + (m->hue[0] - m->hue[7]) * t;                                         \
-        float ds = m->saturation[7] + (m->saturation[0] - m->saturation[7]) * t;                    \
-        float dl = m->luminance[7] + (m->luminance[0] - m->luminance[7]) * t;                       \
+        float t = rk_smooth_inv(0, inverse[7], d);                                                  \
+        float dh = hue[7] + (hue[8] - hue[7]) * t;                                                  \
+        float ds = sat[7] + (sat[8] - sat[7]) * t;                                                  \
+        float dl = lum[7] + (lum[8] - lum[7]) * t;                                                  \
         _Pragma("clang loop unroll(full)")                                                          \
         for (int k = 0; k < 7; k++) {                                                               \
-            int in = h >= m->centre[k] && h < m->centre[k + 1];                                     \
-            float u = rk_smooth(0, m->span[k], h - m->centre[k]);                                   \
-            dh = in ? m->hue[k] + (m->hue[k + 1] - m->hue[k]) * u : dh;                             \
-            ds = in ? m->saturation[k] + (m->saturation[k + 1] - m->saturation[k]) * u : ds;        \
-            dl = in ? m->luminance[k] + (m->luminance[k + 1] - m->luminance[k]) * u : dl;           \
+            int in = (h >= centre[k]) & (h < centre[k + 1]);                                        \
+            float u = rk_smooth_inv(0, inverse[k], h - centre[k]);                                  \
+            float nh = hue[k] + (hue[k + 1] - hue[k]) * u;                                          \
+            float ns = sat[k] + (sat[k + 1] - sat[k]) * u;                                          \
+            float nl = lum[k] + (lum[k + 1] - lum[k]) * u;                                          \
+            dh = in ? nh : dh;                                                                      \
+            ds = in ? ns : ds;                                                                      \
+            dl = in ? nl : dl;                                                                      \
         }                                                                                           \
         float dim = 2 * L < 1 ? 2 * L : 1.0f;                                                       \
-        float grey = rk_smooth(0.01f, 0.04f, chroma * dim);                                         \
+        float grey = rk_smooth_inv(0.01f, 1 / 0.03f, chroma * dim);                                 \
         float x = dh * grey, x2 = x * x;                                                            \
         float sn = x * (1 + x2 * (-1.0f / 6 + x2 * (1.0f / 120 + x2 * (-1.0f / 5040))));             \
         float cs = 1 + x2 * (-0.5f + x2 * (1.0f / 24 + x2 * (-1.0f / 720 + x2 * (1.0f / 40320))));   \
@@ -144,12 +162,14 @@ void rk_color_mixer_planes(float *r, float *g, float *b, int count, const rk_col
  * midtones the rest. The weighted tints (and the global one) are added to a and b, times
  * min(1, 4x) (black stays black); the weighted lightness offsets to L. */
 #define RK_GRADE_BODY                                                                               \
+    const float shadow_inverse = 1 / (q->shadow_to - q->shadow_from);                               \
+    const float highlight_inverse = 1 / (q->highlight_to - q->highlight_from);                      \
     for (int i = 0; i < count; i++) {                                                               \
         float L, A, B;                                                                              \
         rk_to_oklab(r[i], g[i], b[i], &L, &A, &B);                                                  \
         float x = L < 0 ? 0.0f : (L > 1 ? 1.0f : L);                                                \
-        float ws = 1 - rk_smooth(q->shadow_from, q->shadow_to, x);                                  \
-        float wh = rk_smooth(q->highlight_from, q->highlight_to, x);                                \
+        float ws = 1 - rk_smooth_inv(q->shadow_from, shadow_inverse, x);                            \
+        float wh = rk_smooth_inv(q->highlight_from, highlight_inverse, x);                          \
         float wm = 1 - ws - wh;                                                                     \
         float da = ws * q->a[0] + wm * q->a[1] + wh * q->a[2] + q->a[3];                            \
         float db = ws * q->b[0] + wm * q->b[1] + wh * q->b[2] + q->b[3];                            \

@@ -124,4 +124,28 @@ struct RasterMaskTests: CLITest {
         let refused = try recipe(["render", photo, "--recipe", recipePath, "-o", out])
         #expect(refused.status == 1 && refused.stderr.contains("colour image") && refused.stderr.contains("mask.png"), "\(refused.stderr)")
     }
+
+    @Test("recipe edit binds an image mask to its bytes in the sidecar; painting the mask again makes the sidecar render exit 1, naming it",
+          Requirement.imageMagick)
+    func sidecarBinding() throws {
+        let dir = TestPaths.temporaryDirectory("raster-mask-sidecar")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.setUp(dir, maskSize: "600x400")
+        let photo = dir.appendingPathComponent("black.png").path, maskPath = dir.appendingPathComponent("mask.png").path
+        let out = dir.appendingPathComponent("out.png").path
+        for stage in ["{levels: {out-black: 1, out-white: 1}, mask: {image: {file: mask.png}}}",
+                      "exposure: 0.2\nmask:\n  all:\n    - image:\n        file: mask.png\n    - luminance: {min: 0.5}"] {
+            let r = try recipe(["edit", photo, "--stage", stage, "-o", out])
+            try #require(r.status == 0, "\(r.stderr)")
+        }
+        let sidecar = try String(contentsOfFile: photo + ".recipe.yaml", encoding: .utf8)
+        let digest = String(String(decoding: try ExternalTool.run("/usr/bin/sha256sum", [maskPath]).stdout, as: UTF8.self).prefix(64))
+        #expect(sidecar.components(separatedBy: digest).count == 3, "both masks bound:\n\(sidecar)")
+        let again = try recipe(["render", photo, "-o", out])
+        #expect(again.status == 0, "\(again.stderr)")
+        let edit = try ExternalTool.run("/usr/bin/convert", [maskPath, "-fill", "white", "-draw", "point 1,1", maskPath])
+        try #require(edit.status == 0)
+        let changed = try recipe(["render", photo, "-o", out])
+        #expect(changed.status == 1 && changed.stderr.contains("mask.png") && changed.stderr.contains("has changed"), "\(changed.stderr)")
+    }
 }
