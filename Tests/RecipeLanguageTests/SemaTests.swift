@@ -16,6 +16,21 @@ struct SemaTests {
         return RecipeChecker.check(SourceFile(path: path, text: text), options: options)
     }
 
+    @Test("a colour band or grading zone that does not exist is named, with the ones that do")
+    func unknownBand() {
+        func unknown(_ c: CheckedRecipe) -> Diagnostic? { c.diagnostics.first { $0.code == .unknownKey } }
+        let mixer = check("  - color-mixer: {teal-hue: 10}\n")
+        #expect(unknown(mixer) != nil)
+        #expect(unknown(mixer)?.notes.last?.message.hasPrefix("`teal` is not a band of `color-mixer`: the bands are `red`, `orange`") == true,
+                "\(mixer.diagnostics)")
+        let grade = check("  - color-grade: {lowlights-hue: 30}\n")
+        #expect(unknown(grade)?.notes.last?.message.hasPrefix("`lowlights` is not a zone of `color-grade`: the zones are `shadows`") == true,
+                "\(grade.diagnostics)")
+        // A misspelt band is a guess, not a list.
+        let typo = check("  - color-mixer: {blu-hue: 10}\n")
+        #expect(unknown(typo)?.notes.first?.message == "did you mean `blue-hue`?", "\(typo.diagnostics)")
+    }
+
     @Test("a list of stages is a chain; sizes follow the geometric ops")
     func chain() throws {
         let c = check("  - exposure: 0.3\n  - crop: {aspect: \"1:1\"}\n  - resize: {long-edge: 1000}\n  - rotate: 90\n")

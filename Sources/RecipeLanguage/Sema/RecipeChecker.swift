@@ -532,8 +532,34 @@ struct Checker {
         } else if RecipeChecker.metaKeys.contains(key) {
             notes.append(.init("`\(key)` belongs to the stage, not inside `\(spec.name)`: indent it like the op key"))
         }
-        notes.append(.init(valid.isEmpty ? "`\(spec.name)` has no parameters" : "valid keys of `\(spec.name)`: \(Suggestions.list(valid))"))
+        if let band = Self.unknownBand(key, spec: spec) {
+            // `teal-hue`: name the bands rather than list 24 keys.
+            let word = spec.name == "color-grade" ? "zone" : "band"
+            notes.append(.init("`\(band)` is not a \(word) of `\(spec.name)`: the \(word)s are \(Suggestions.list(Self.bands(of: spec))), each with -hue, -saturation and -luminance"))
+        } else {
+            notes.append(.init(valid.isEmpty ? "`\(spec.name)` has no parameters" : "valid keys of `\(spec.name)`: \(Suggestions.list(valid))"))
+        }
         error(.unknownKey, "unknown key `\(key)` for `\(spec.name)`", range, notes: notes)
+    }
+
+    /// The bands (or zones) of an op whose keys are `<band>-hue`, `<band>-saturation` and
+    /// `<band>-luminance` (the colour mixer, grading): their names in order.
+    static func bands(of spec: OperationSpec) -> [String] {
+        var names: [String] = []
+        for p in spec.params where p.name.hasSuffix("-hue") { names.append(String(p.name.dropLast(4))) }
+        return names.count >= 3 && names.allSatisfy({ spec.param("\($0)-saturation") != nil }) ? names : []
+    }
+
+    /// The band a key such as `teal-hue` names when `spec` has bands and the key has a band's
+    /// suffix but no band's name.
+    static func unknownBand(_ key: String, spec: OperationSpec) -> String? {
+        let bands = bands(of: spec)
+        guard !bands.isEmpty else { return nil }
+        for suffix in ["-hue", "-saturation", "-luminance"] where key.hasSuffix(suffix) {
+            let band = String(key.dropLast(suffix.count))
+            return bands.contains(band) ? nil : band
+        }
+        return nil
     }
 
     mutating func knobValue(_ name: String, at node: YAMLNode, spec: ParamSpec, what: String) -> ParamValue? {
