@@ -45,25 +45,45 @@ package enum RenderPlanner {
             plan.defaultLook = look.checked
         }
         plan.checked = checked.recipes
-        guard let graph = checked.graph else { throw .recipe(checked.recipes.last!, photoSize: checked.failedAt) }
-        plan.graph = graph
+        guard let checkedGraph = checked.graph else { throw .recipe(checked.recipes.last!, photoSize: checked.failedAt) }
+        plan.graph = checkedGraph
         plan.info = header.info
         plan.geometry = header.geometry
         plan.output = checked.output
         let chosen = request.output(checked.output)
-        let color: PhotoColor?
+        var color: PhotoColor?
         do {
             color = try header.info.map {
-                try PhotoColor(photo: request.photo, info: $0, output: chosen.profile, intent: chosen.intent, develop: graph.develop)
+                try PhotoColor(photo: request.photo, info: $0, output: chosen.profile, intent: chosen.intent, develop: checkedGraph.develop)
             }
         } catch {
             throw .photo(error)
         }
         // The lens stages, resolved for this photo (its own data, or lensfun's profile).
-        let lens = LensResolver.resolve(graph, info: header.info, photo: request.photo)
+        let lens = LensResolver.resolve(checkedGraph, info: header.info, photo: request.photo)
         if let failure = lens.failure { throw .photo(failure) }
         plan.lens = lens
         let readFile = RecipePlanning.fileReader(for: checked.filesFolder, budget: request.budget.perRender)
+        // The measured `auto` values, once for this photo, before the passes.
+        let graph: FilterGraph
+        do {
+            let context = AutoResolver.Context(request: request, info: header.info, geometry: header.geometry, color: color,
+                                               lenses: lens.corrections, readFile: readFile)
+            (graph, plan.auto) = try AutoResolver.resolve(checkedGraph, context)
+        } catch let error as PlanError {
+            throw .plan(error, recipe: checked.filesFolder == "/" ? "" : request.recipes[0].path)
+        } catch {
+            throw .photo(error)
+        }
+        plan.graph = graph
+        // A develop whose white balance was measured is developed with those multipliers.
+        if graph.develop != checkedGraph.develop, let info = header.info {
+            do {
+                color = try PhotoColor(photo: request.photo, info: info, output: chosen.profile, intent: chosen.intent, develop: graph.develop)
+            } catch {
+                throw .photo(error)
+            }
+        }
         do {
             plan.render = try RecipePlanning.plan(graph, size: request.size, fuse: request.fuse, readFile: readFile, photo: header.geometry,
                                                   color: color.map { RecipePlanning.colorEnds($0, graph) } ?? ColorEndpoints(),
@@ -195,6 +215,8 @@ package struct RenderPlan {
     package var color: PhotoColor?
     /// The lens stages as resolved for the photo (what corrects it, or why nothing does).
     package var lens = LensResolver.Resolution()
+    /// The measured `auto` values as resolved for the photo (`graph` holds them as numbers).
+    package var auto = AutoResolver.Resolution()
     /// The recipes' `output:` settings, a later recipe's winning.
     package var output: CheckedRecipe.Output?
     /// The stages, sizes and colour a job runs.
