@@ -108,17 +108,6 @@ package enum AutoResolver {
     package static func resolve(_ graph: FilterGraph, _ context: Context) throws -> (FilterGraph, Resolution) {
         var graph = graph
         var result = Resolution()
-        // A raw that records no white balance of its own: `as-shot` is measured too (LibRaw
-        // would take a daylight or grey-world balance).
-        if let raw = context.info?.raw, raw.asShot == nil {
-            let balance: Set = ["white-balance", "temp", "tint", "red-multiplier", "blue-multiplier"]
-            for id in graph.nodes.indices where graph.nodes[id].op == "develop" && graph.nodes[id].params["white-balance"] == .choice("as-shot") {
-                let node = graph.nodes[id]
-                guard !node.params.names.contains(where: { $0 != "white-balance" && balance.contains($0) && node.params.isGiven($0) }) else { continue }
-                graph.nodes[id].params.set("white-balance", .choice("auto"), given: true)
-                break
-            }
-        }
         let stages = graph.nodes.indices.filter { !autoParams(graph.nodes[$0]).isEmpty }
         guard !stages.isEmpty else { return (graph, result) }
         guard let info = context.info, let geometry = context.geometry, let color = context.color else {
