@@ -40,9 +40,14 @@ public struct Manifest: Sendable {
         /// When the record was made (ns since 1970): a photo changed in the same instant as it was
         /// hashed keeps its stat, so a source modified at or after this is always hashed again.
         public var recorded: Int64
+        /// The measured `auto` values the render used, `stage 1 exposure.ev=0.4213; …` (empty:
+        /// none): what a later render of the same photo and recipes takes instead of measuring
+        /// again, so that it gives the same picture whatever the measurement has become.
+        public var auto: String = ""
 
         public init(output: String, source: String, sourceSHA256: String, sourceStat: FileStat, recipeSHA256: String,
-                    engine: String, outputSHA256: String, outputStat: FileStat, recorded: Int64) {
+                    engine: String, outputSHA256: String, outputStat: FileStat, recorded: Int64, auto: String = "") {
+            self.auto = auto
             self.output = output
             self.source = source
             self.sourceSHA256 = sourceSHA256
@@ -63,7 +68,7 @@ public struct Manifest: Sendable {
                 ("output_sha256", .string(outputSHA256)), ("output_size", .int(Int64(outputStat.size))),
                 ("output_mtime_ns", .int(outputStat.mtime)), ("output_inode", .int(Int64(bitPattern: outputStat.inode))),
                 ("output_device", .int(Int64(bitPattern: outputStat.device))), ("recorded_ns", .int(recorded)),
-            ])
+            ] + (auto.isEmpty ? [] : [("auto", .string(auto))]))
         }
 
         public init?(line: Substring) {
@@ -79,7 +84,7 @@ public struct Manifest: Sendable {
                       sourceStat: FileStat(size: Int(ss), mtime: sm, inode: UInt64(bitPattern: si), device: UInt64(bitPattern: sd)),
                       recipeSHA256: recipe, engine: engine, outputSHA256: outputSHA,
                       outputStat: FileStat(size: Int(os), mtime: om, inode: UInt64(bitPattern: oi), device: UInt64(bitPattern: od)),
-                      recorded: recorded)
+                      recorded: recorded, auto: s("auto") ?? "")
         }
     }
 

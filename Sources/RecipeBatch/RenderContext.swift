@@ -103,6 +103,11 @@ struct RenderContext: Sendable {
         request.threads = threads
         request.budget = memoryBudget
         request.timeout = timeout
+        // The auto values an earlier render of these bytes through these recipes measured: the
+        // same picture again, whatever the measurement has become since.
+        if let old = item.record, old.sourceSHA256 == digest, old.recipeSHA256 == item.recipeSHA256 {
+            request.recordedAuto = AutoResolver.Resolution.recorded(old.auto)
+        }
         let plan = try chain.plan(request, sidecar: sidecar)
         var job = plan.job(output: item.outputPath)
         job.outputRoot = outputFolder
@@ -118,7 +123,7 @@ struct RenderContext: Sendable {
         let outputSHA = try ContentHash.file(item.outputPath).sha256
         let record = Manifest.Record(output: item.output, source: photo, sourceSHA256: digest, sourceStat: before,
                                      recipeSHA256: item.recipeSHA256, engine: engine, outputSHA256: outputSHA,
-                                     outputStat: outputStat, recorded: FileStat.now())
+                                     outputStat: outputStat, recorded: FileStat.now(), auto: plan.auto.record)
         return (record, outcome.warnings.map(\.description), outcome.fit, outcome.uncorrectedLens)
     }
 }

@@ -245,13 +245,70 @@ package struct RenderJob {
         if estimate.bytes > memoryBudget.perRender {
             throw estimate.refusal(photo: input, recipe: recipeName, budget: memoryBudget)
         }
+        let (streamed, pool) = try stream(decoder, color: color, setup: setup, output: setup.outputSamples)
+        defer { pool?.shutdown() }
+        var chain = streamed
+        let outputFormat = setup.outputFormat
+        chain = try finishing(chain, format: outputFormat, deep: info.bitDepth > 8, pool: pool, color: color)
+        let outFormat = ImageEncoders.pixelFormat(outputFormat, for: chain.format.colorModel, deep: info.bitDepth > 8)
+        if chain.format != outFormat {
+            chain = ConvertStep(source: chain, to: outFormat)
+        }
+
+        var metadata = info.metadata.applying(export.metadataPolicy).prepared(forOutputWidth: chain.width, height: chain.height)
+        switch color.outputICC {
+        case .asPhoto: break
+        case .replace(let bytes):
+            // The chunks that said the old colours go with them.
+            metadata.icc = bytes
+            metadata.pngGamma = nil
+            metadata.pngSRGBIntent = nil
+            metadata.pngChromaticities = nil
+        case .remove:
+            metadata.icc = nil
+        }
+        let file = try outputRoot.map { root throws(ImageError) in try AtomicOutputFile(path: output, inside: root) } ?? AtomicOutputFile(path: output)
+        var fit: Outcome.Fit?
+        let encoderWarnings = try file.writing {
+            if let maxBytes = encoding.maxBytes {
+                let fitted = try encodeFitting(chain, format: outputFormat, pixels: outFormat, metadata: metadata, maxBytes: maxBytes,
+                                               into: file, deadline: deadline)
+                fit = fitted.fit
+                return fitted.warnings
+            }
+            let encoder = try ImageEncoders.open(outputFormat, handle: file.handle, path: output, width: chain.width, height: chain.height,
+                                                 pixels: outFormat, metadata: metadata, encoding: encoding)
+            do {
+                try StripPipeline.run(source: chain, sink: encoder, deadline: deadline)
+            } catch is Timeout {
+                throw ImageError(.refused, path: input, "took longer than --timeout \(RenderJob.seconds(timeout ?? 0)); stopped, nothing written")
+            }
+            return encoder.warnings
+        }
+        var committed = true
+        if let commitGate {
+            committed = try commitGate { try file.commit() }
+            if !committed { file.abort() }
+        } else {
+            try file.commit()
+        }
+        return Outcome(width: chain.width, height: chain.height, scaleDenominator: setup.denominator,
+                       warnings: plannedWarnings + color.warnings + decoder.warnings + encoderWarnings.map { ImageWarning(path: output, $0) },
+                       superseded: !committed, fit: fit, uncorrectedLens: uncorrectedLens)
+    }
+
+    /// The render's rows: the photo decoded (a window of it, or reduced, where the stages allow),
+    /// through the stages, resampled to the final size, in `output` samples; what `run` finishes
+    /// and encodes, and what the auto values' measurement reads as floats (`AutoResolver`). The
+    /// pool the point passes share comes with them: shut it down once they are read.
+    func stream(_ decoder: any ImageDecoder, color: PhotoColor, setup: Setup, output: SampleType) throws -> (chain: RowSource, pool: WorkerPool?) {
+        let info = decoder.info
         // CMYK JPEGs and TIFFs convert through their profile as they decode.
         if let cmyk = color.cmyk, let cmykDecoder = decoder as? any CMYKDecoding, cmykDecoder.storesCMYK {
             cmykDecoder.cmykConverter = try Self.cmykConverter(cmyk, intent: intent, path: input)
         }
         let orientation = info.orientation
-        let (outputFormat, stored, denominator, poolThreads, outputSamples) =
-            (setup.outputFormat, setup.stored, setup.denominator, setup.poolThreads, setup.outputSamples)
+        let (stored, denominator, poolThreads) = (setup.stored, setup.denominator, setup.poolThreads)
         var stages = setup.stages
         var decodesWindow = false
         if let window = Self.decodeWindow(stages, decoder: decoder, denominator: denominator, stored: stored, orientation: orientation),
@@ -292,7 +349,6 @@ package struct RenderJob {
         var chain: RowSource = threaded ? PrefetchStep(source: decoded) : decoded
         let resamples = !decodesWindow && (chain.width != stored.width || chain.height != stored.height)
         let pool = Self.poolsPointPasses(stages, resamples: resamples) && poolThreads > 1 ? WorkerPool(threads: poolThreads) : nil
-        defer { pool?.shutdown() }
         // What the decoded pixels stand for: a reduced decode's last row and column may cover
         // less than a whole pixel.
         let span = (width: Double(info.width) / Double(denominator), height: Double(info.height) / Double(denominator))
@@ -339,58 +395,13 @@ package struct RenderJob {
             } else if orientation != .up {
                 chain = OrientStep(source: chain, orientation: orientation)
             }
-            chain = try Self.build(stages, on: chain, output: outputSamples, threaded: threaded, pool: pool,
+            chain = try Self.build(stages, on: chain, output: output, threaded: threaded, pool: pool,
                                    windowThreads: poolThreads)
         }
         if let finalSize, chain.width != finalSize.width || chain.height != finalSize.height {
             chain = ResampleStep(source: chain, width: finalSize.width, height: finalSize.height)
         }
-        chain = try finishing(chain, format: outputFormat, deep: info.bitDepth > 8, pool: pool, color: color)
-        let outFormat = ImageEncoders.pixelFormat(outputFormat, for: chain.format.colorModel, deep: info.bitDepth > 8)
-        if chain.format != outFormat {
-            chain = ConvertStep(source: chain, to: outFormat)
-        }
-
-        var metadata = info.metadata.applying(export.metadataPolicy).prepared(forOutputWidth: chain.width, height: chain.height)
-        switch color.outputICC {
-        case .asPhoto: break
-        case .replace(let bytes):
-            // The chunks that said the old colours go with them.
-            metadata.icc = bytes
-            metadata.pngGamma = nil
-            metadata.pngSRGBIntent = nil
-            metadata.pngChromaticities = nil
-        case .remove:
-            metadata.icc = nil
-        }
-        let file = try outputRoot.map { root throws(ImageError) in try AtomicOutputFile(path: output, inside: root) } ?? AtomicOutputFile(path: output)
-        var fit: Outcome.Fit?
-        let encoderWarnings = try file.writing {
-            if let maxBytes = encoding.maxBytes {
-                let fitted = try encodeFitting(chain, format: outputFormat, pixels: outFormat, metadata: metadata, maxBytes: maxBytes,
-                                               into: file, deadline: deadline)
-                fit = fitted.fit
-                return fitted.warnings
-            }
-            let encoder = try ImageEncoders.open(outputFormat, handle: file.handle, path: output, width: chain.width, height: chain.height,
-                                                 pixels: outFormat, metadata: metadata, encoding: encoding)
-            do {
-                try StripPipeline.run(source: chain, sink: encoder, deadline: deadline)
-            } catch is Timeout {
-                throw ImageError(.refused, path: input, "took longer than --timeout \(RenderJob.seconds(timeout ?? 0)); stopped, nothing written")
-            }
-            return encoder.warnings
-        }
-        var committed = true
-        if let commitGate {
-            committed = try commitGate { try file.commit() }
-            if !committed { file.abort() }
-        } else {
-            try file.commit()
-        }
-        return Outcome(width: chain.width, height: chain.height, scaleDenominator: denominator,
-                       warnings: plannedWarnings + color.warnings + decoder.warnings + encoderWarnings.map { ImageWarning(path: output, $0) },
-                       superseded: !committed, fit: fit, uncorrectedLens: uncorrectedLens)
+        return (chain, pool)
     }
 
     /// Point work that runs inside the neighbourhood stages beside it rather than as passes of

@@ -46,29 +46,49 @@ package enum RenderPlanner {
             plan.defaultLook = look.checked
         }
         plan.checked = checked.recipes
-        guard let graph = checked.graph else { throw .recipe(checked.recipes.last!, photoSize: checked.failedAt) }
-        plan.graph = graph
+        guard let checkedGraph = checked.graph else { throw .recipe(checked.recipes.last!, photoSize: checked.failedAt) }
+        plan.graph = checkedGraph
         plan.info = header.info
         plan.geometry = header.geometry
         plan.output = checked.output
         let chosen = request.output(checked.output)
-        let color: PhotoColor?
+        var color: PhotoColor?
         do {
             color = try header.info.map {
-                try PhotoColor(photo: request.photo, info: $0, output: chosen.profile, intent: chosen.intent, develop: graph.develop)
+                try PhotoColor(photo: request.photo, info: $0, output: chosen.profile, intent: chosen.intent, develop: checkedGraph.develop)
             }
         } catch {
             throw .photo(error)
         }
         // The lens stages, resolved for this photo (its own data, or lensfun's profile).
-        let lens = LensResolver.resolve(graph, info: header.info, photo: request.photo)
+        let lens = LensResolver.resolve(checkedGraph, info: header.info, photo: request.photo)
         if let failure = lens.failure { throw .photo(failure) }
         plan.lens = lens
         let readFile = RecipePlanning.fileReader(for: checked.filesFolder, budget: request.budget.perRender)
         // The `image` masks' files, read and held to their digests once.
         let rasters: [String: RasterMaskImage]
-        do { rasters = try RasterMaskLoader.load(graph, recipe: checked.filesFolder) } catch { throw .photo(error) }
+        do { rasters = try RasterMaskLoader.load(checkedGraph, recipe: checked.filesFolder) } catch { throw .photo(error) }
         plan.rasters = rasters
+        // The measured `auto` values, once for this photo, before the passes.
+        let graph: FilterGraph
+        do {
+            let context = AutoResolver.Context(request: request, info: header.info, geometry: header.geometry, color: color,
+                                               lenses: lens.corrections, rasters: rasters, readFile: readFile)
+            (graph, plan.auto) = try AutoResolver.resolve(checkedGraph, context)
+        } catch let error as PlanError {
+            throw .plan(error, recipe: checked.filesFolder == "/" ? "" : request.recipes[0].path)
+        } catch {
+            throw .photo(error)
+        }
+        plan.graph = graph
+        // A develop whose white balance was measured is developed with those multipliers.
+        if graph.develop != checkedGraph.develop, let info = header.info {
+            do {
+                color = try PhotoColor(photo: request.photo, info: info, output: chosen.profile, intent: chosen.intent, develop: graph.develop)
+            } catch {
+                throw .photo(error)
+            }
+        }
         do {
             plan.render = try RecipePlanning.plan(graph, size: request.size, fuse: request.fuse, readFile: readFile, photo: header.geometry,
                                                   color: color.map { RecipePlanning.colorEnds($0, graph) } ?? ColorEndpoints(),
@@ -202,6 +222,8 @@ package struct RenderPlan {
     package var lens = LensResolver.Resolution()
     /// The `image` masks' files as the render read them.
     package var rasters: [String: RasterMaskImage] = [:]
+    /// The measured `auto` values as resolved for the photo (`graph` holds them as numbers).
+    package var auto = AutoResolver.Resolution()
     /// The recipes' `output:` settings, a later recipe's winning.
     package var output: CheckedRecipe.Output?
     /// The stages, sizes and colour a job runs.

@@ -74,6 +74,9 @@ package struct RenderRequest: Sendable {
     package var fuse = true
     /// `--max-memory`, with the photos `apply` renders at once sharing it.
     package var budget = MemoryBudget.standard
+    /// Measured `auto` values recorded by an earlier render of the same photo and recipes (a
+    /// manifest's, `AutoResolver.Resolution.record`), used instead of measuring again.
+    package var recordedAuto: [String: Double] = [:]
 
     package init(photo: String) {
         self.photo = photo

@@ -66,13 +66,19 @@ public struct ParamSpec: Sendable {
     /// True when a recipe must give it.
     public let required: Bool
     public let doc: String
+    /// For an `.orAuto` number measured from the photo's pixels (`exposure: auto`): the format
+    /// its `auto` came in. Such a parameter also takes the relative form, `auto+0.3` / `auto-0.3`
+    /// (the measured value, then this added). nil: `auto` came with the op and is read, not
+    /// measured (the lens's EXIF values), and has no relative form.
+    public let autoSince: FormatVersion?
 
     public init(_ name: String, _ kind: ParamKind, default defaultValue: ParamValue? = nil,
-                required: Bool = false, _ doc: String) {
+                required: Bool = false, autoSince: FormatVersion? = nil, _ doc: String) {
         self.name = name
         self.kind = kind
         self.defaultValue = defaultValue
         self.required = required
+        self.autoSince = autoSince
         self.doc = doc
     }
 }

@@ -77,6 +77,26 @@ public enum ParamValue: Sendable, Hashable, CustomStringConvertible {
     case text(String)
     /// `auto`: the value is worked out from the photo when it is rendered.
     case auto
+    /// `auto+0.3`, `auto-0.3`: the value measured from the photo, then this added (a parameter
+    /// whose `auto` is measured, `ParamSpec.autoSince`).
+    case autoPlus(Double)
+
+    /// Whether the value is `auto`, plain or relative: worked out for each photo.
+    public var isAuto: Bool {
+        switch self {
+        case .auto, .autoPlus: true
+        default: false
+        }
+    }
+
+    /// What a relative `auto` adds to the measured value (0 for plain `auto`; nil: not auto).
+    public var autoOffset: Double? {
+        switch self {
+        case .auto: 0
+        case .autoPlus(let v): v
+        default: nil
+        }
+    }
 
     public var number: Double? {
         switch self {
@@ -94,6 +114,7 @@ public enum ParamValue: Sendable, Hashable, CustomStringConvertible {
         case .boolean(let b): b ? "true" : "false"
         case .choice(let s), .stageRef(let s), .text(let s): s
         case .auto: "auto"
+        case .autoPlus(let v): v < 0 ? "auto-\(NumberFormatting.shortest(-v))" : "auto+\(NumberFormatting.shortest(v))"
         // `[0.3, 0.4, 0.2]` is no `#rrggbb` (0.3 is 76.5/255): such a colour keeps its numbers.
         case .color(let c): c.isExactlyHex ? "\"\(c.hex)\"" : "[\(NumberFormatting.shortest(c.r)), \(NumberFormatting.shortest(c.g)), \(NumberFormatting.shortest(c.b))]"
         case .point(let p): "[\(NumberFormatting.shortest(p.x)), \(NumberFormatting.shortest(p.y))]"

@@ -180,7 +180,12 @@ public enum SchemaDocument {
     static func paramSchema(_ p: ParamSpec) -> JSONValue {
         var fields: [(String, JSONValue)] = [("description", .string("\(p.doc) (\(ParamDescription.type(p.kind)))"))]
         if let d = p.defaultValue { fields.append(("default", json(d))) }
-        fields.append(("anyOf", [kindSchema(p.kind), .object([("$ref", "#/$defs/param-ref")])]))
+        var kinds = [kindSchema(p.kind)]
+        if p.autoSince != nil {
+            // The relative form of a measured `auto`: `auto-0.3`, `auto + 500`.
+            kinds.append(.object([("type", "string"), ("pattern", "^auto *[+-] *(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")]))
+        }
+        fields.append(("anyOf", .array(kinds + [.object([("$ref", "#/$defs/param-ref")])])))
         return .object(fields)
     }
 
@@ -230,7 +235,7 @@ public enum SchemaDocument {
         case .integer(let i): return .int(i)
         case .boolean(let b): return .bool(b)
         case .choice(let s), .stageRef(let s), .file(let s), .text(let s): return .string(s)
-        case .auto: return .string("auto")
+        case .auto, .autoPlus: return .string(v.description)
         case .color(let c): return .string(c.hex)
         case .point(let p): return [.number(p.x), .number(p.y)]
         case .points(let ps): return .array(ps.map { [.number($0.x), .number($0.y)] })

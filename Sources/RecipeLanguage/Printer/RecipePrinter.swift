@@ -257,7 +257,13 @@ public enum RecipePrinter {
                 return YAMLText.quoted(String(s.filter { $0 != " " }))
             case .point, .points, .matrix:
                 return genericText(node)
-            case .boolean, .choice, .stageRef, .file, .text, .orAuto:
+            case .orAuto(let inner):
+                guard let plain = node.plainScalar, plain.hasPrefix("auto") else { return paramText(node, inner) }
+                // `auto - 0.30` → `auto-0.3`
+                let rest = plain.dropFirst(4).filter { $0 != " " }
+                guard let sign = rest.first, sign == "+" || sign == "-", let v = Double(rest.dropFirst()) else { return genericText(node) }
+                return "auto" + String(sign) + NumberFormatting.shortest(v)
+            case .boolean, .choice, .stageRef, .file, .text:
                 return genericText(node)
             }
         }

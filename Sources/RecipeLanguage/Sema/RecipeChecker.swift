@@ -498,6 +498,7 @@ struct Checker {
             var values = ValueChecker(source: file)
             let v = values.convert(node, paramSpec, what: what)
             result.diagnostics += values.diagnostics
+            checkAutoVersion(v, paramSpec, what: what, at: node.range)
         usedKnobs.formUnion(values.mentionedParams)
             guard let v else { draft.broken = true; continue }
             if case .file(let path) = v, !checkFileReference(path, node.range, what: what) { draft.broken = true }
@@ -582,7 +583,17 @@ struct Checker {
             result.diagnostics.append(d)
         }
         if case .file(let path)? = v, !checkFileReference(path, knob.value.range, what: what) { return nil }
+        checkAutoVersion(v, spec, what: what, at: node.range)
         return v
+    }
+
+    /// A measured `auto` (`exposure: auto`, `auto-0.3`) in a file of a format before it came:
+    /// a reader of that format would refuse the value, as it would a newer operation.
+    mutating func checkAutoVersion(_ v: ParamValue?, _ spec: ParamSpec, what: String, at range: SourceRange?) {
+        guard let v, v.isAuto, let since = spec.autoSince, let declared = result.declaredVersion, declared < since else { return }
+        result.diagnostics.append(Diagnostic(.newerOperation,
+            "`\(v)` as \(what) came in format \(since); this file says version \(declared)", at: range,
+            notes: [.init("a reader of format \(declared) would refuse this value: set `version: \(since)` or later (`recipe migrate` does it)")]))
     }
 
     /// LUTs and other files must stay inside the recipe's folder tree unless allowed.

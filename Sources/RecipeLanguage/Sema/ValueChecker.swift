@@ -20,7 +20,29 @@ struct ValueChecker {
                   notes: [.init("for a point or list, give the param the whole value: `params: {c: [0.4, 0.5]}` and `center: $c`")])
             return nil
         }
+        if spec.autoSince != nil, case .orAuto(.number(let range, let unit)) = spec.kind, let s = node.plainScalar,
+           s.hasPrefix("auto"), s != "auto" {
+            return relativeAuto(s, node, range: range, unit: unit, what: what)
+        }
         return convert(node, spec.kind, what: what)
+    }
+
+    /// `auto+0.3`, `auto - 0.3`: the measured value with an offset, which may move it at most
+    /// across the parameter's whole range.
+    mutating func relativeAuto(_ s: String, _ node: YAMLNode, range: ClosedRange<Double>, unit: NumberUnit, what: String) -> ParamValue? {
+        let rest = s.dropFirst(4).trimmingSpaces
+        let example = "auto\(range.upperBound - range.lowerBound > 100 ? "+500" : "-0.3")"
+        let digits = rest.dropFirst().trimmingSpaces
+        guard let sign = rest.first, sign == "+" || sign == "-", digits.first.map({ $0.isNumber || $0 == "." }) == true,
+              let v = parseNumber(String(digits)) else {
+            error(.wrongType, "\(what) must be auto, auto plus or minus a number, or a number, not `\(s)`", node,
+                  notes: [.init("for example `\(example)`: the value measured from the photo, then that added")])
+            return nil
+        }
+        let offset = sign == "-" ? -v : v
+        let span = range.upperBound - range.lowerBound
+        guard inRange(offset, -span...span, node, what: "the offset of \(what)", unit: unit.rawValue) else { return nil }
+        return offset == 0 ? .auto : .autoPlus(offset)
     }
 
     mutating func convert(_ node: YAMLNode, _ kind: ParamKind, what: String) -> ParamValue? {

@@ -20,7 +20,7 @@ extension Operations {
         opClass: .develop, space: .none, primary: "white-balance",
         params: [
             ParamSpec("white-balance", .choice(["as-shot", "auto"] + RawDevelop.presets.map(\.name)), default: .choice("as-shot"),
-                      "the light the photo is balanced for: as the camera recorded it, a grey-world estimate, or a named light (daylight 5500 K, cloudy 6500 K, shade 7500 K, tungsten 2850 K, fluorescent 3800 K, flash 5500 K)"),
+                      "the light the photo is balanced for: as the camera recorded it, auto: measured from the photo's near-grey pixels (the camera's multipliers, once per photo), or a named light (daylight 5500 K, cloudy 6500 K, shade 7500 K, tungsten 2850 K, fluorescent 3800 K, flash 5500 K)"),
             ParamSpec("temp", .number(2000...50000, unit: .kelvin),
                       "instead of white-balance: the colour temperature of the light, through the camera matrix"),
             ParamSpec("tint", .number(-150...150, unit: .none),

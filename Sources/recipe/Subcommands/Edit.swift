@@ -68,7 +68,10 @@ struct Edit: ParsableCommand {
             // every base it names is known to be there.
             try sidecar.verifyObjects(in: asset.store)
             try LifecycleCommand.checkBudget(sidecar, current: current)
+            // Measured once, written down: a re-render or a revert gives the same picture.
+            let recorded = try LifecycleCommand.recordAuto(&sidecar, asset: asset, current: current)
             try sidecar.save()
+            for line in recorded { print("auto values: " + line) }
             lock.release()
             for line in report.lines { print(line) }
             // Stages, not arguments: `--add` of a 7-stage recipe adds 7.

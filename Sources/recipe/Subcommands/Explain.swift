@@ -108,6 +108,7 @@ struct Explain: ParsableCommand {
             for line in plan.lens.lines { print(line) }
             Console.warnings(plan.lens.warnings)
         }
+        for line in plan.auto.lines { print(line) }
         // The default look's stages are the graph's first nodes (`RenderPlanner.plan` composes it first).
         let lookNodes = plan.defaultLook?.graph.map { $0.nodes.count - 1 } ?? 0
         if let look = plan.defaultLook {

@@ -9,7 +9,7 @@ struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
         abstract: "Describe a photo: size, format, colour model, bit depth, orientation, metadata.",
-        discussion: "Reads the header and metadata only; no pixels are decoded.")
+        discussion: "Reads the header and metadata only; no pixels are decoded, unless --auto asks for the auto values.")
 
     @Argument(help: "The photos to describe.", completion: .file())
     var photos: [String]
@@ -17,13 +17,27 @@ struct Info: ParsableCommand {
     @Flag(help: "One JSON object per photo, one per line.")
     var json = false
 
+    @Flag(help: "Also measure what `auto` comes to on each photo (white balance, exposure, levels; decodes a reduced image).")
+    var auto = false
+
     func run() throws {
         var failed = false
         for photo in photos {
             do {
                 let decoder = try ImageDecoders.open(photo)
                 let report = InfoReport(path: photo, info: decoder.info)
-                let fields = report.fields
+                var fields = report.fields
+                if auto {
+                    do {
+                        fields += try InfoReport.autoFields(photo)
+                    } catch let error as RenderPlanError {
+                        Console.error("\(photo): auto values: \(error.description)")
+                        failed = true
+                    } catch {
+                        Console.error("\(photo): auto values: \(error)")
+                        failed = true
+                    }
+                }
                 if json {
                     print(JSONLine.object(fields.map { ($0.key, $0.value) }))
                 } else {
