@@ -110,8 +110,7 @@ public enum Lifecycle {
             throw HistoryError("--stage", "`\(snippet)` is not a stage: write one operation as YAML, e.g. 'exposure: 0.3' or 'curve: {points: [[0, 0], [1, 1]]}'", usage: true)
         }
         // An `image` mask is bound to its file's bytes, as the sidecar is to its original.
-        let folder = sidecar.path.contains("/") ? String(sidecar.path[..<sidecar.path.lastIndex(of: "/")!]) : "."
-        let snippet = root.map { MaskBinding.bind(snippet, root: $0, folder: folder) } ?? snippet
+        let snippet = root.map { MaskBinding.bind(snippet, root: $0, folder: Paths.folder(of: sidecar.path)) } ?? snippet
         // Flow text of the stage on one item line: libyaml reads it back the same.
         let flow = snippet.trimmingPrefix { $0 == " " }.hasPrefix("{") ? String(snippet.trimmingPrefix { $0 == " " }) : nil
         var item: String

@@ -52,7 +52,7 @@ public struct ColorGrade: Sendable, Hashable {
     /// The zones' weights (shadows, midtones, highlights) at OKLab lightness `lightness`.
     public func weights(lightness: Double) -> (Double, Double, Double) {
         let x = min(max(lightness, 0), 1), e = edges
-        let s = 1 - OKLab.smooth(e.0, e.1, x), h = OKLab.smooth(e.2, e.3, x)
+        let s = 1 - PointProgram.smoothstep(e.0, e.1, x), h = PointProgram.smoothstep(e.2, e.3, x)
         return (s, 1 - s - h, h)
     }
 

@@ -67,7 +67,7 @@ public struct ColorMixer: Sendable, Hashable {
         var h = atan2(lab.z, lab.y) * 180 / .pi
         if h < 0 { h += 360 }
         let w = Self.weights(hue: h)
-        let grey = OKLab.smooth(0.01, 0.04, chroma * min(1, 2 * lab.x))
+        let grey = PointProgram.smoothstep(0.01, 0.04, chroma * min(1, 2 * lab.x))
         func mix(_ values: [Double]) -> Double { zip(w, values).reduce(0) { $0 + $1.0 * $1.1 } * grey }
         let dh = mix(hue) * .pi / 180
         let sc = max(0, 1 + mix(saturation))

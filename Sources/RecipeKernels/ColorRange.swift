@@ -41,13 +41,6 @@ public struct ColorRange: Sendable, Hashable {
         self.inputIsLinear = inputIsLinear
     }
 
-    static func band(_ v: Double, _ low: Float, _ high: Float, _ feather: Float) -> Double {
-        let lo = Double(low), hi = Double(high), f = Double(feather)
-        let rise = f > 0 ? OKLab.smooth(lo - f, lo, v) : (v >= lo ? 1 : 0)
-        let fall = f > 0 ? 1 - OKLab.smooth(hi, hi + f, v) : (v <= hi ? 1 : 0)
-        return rise * fall
-    }
-
     /// The weight of a pixel whose values are `rgb`, in double precision.
     public func weight(_ rgb: SIMD3<Double>) -> Double {
         let linear = inputIsLinear ? rgb : SIMD3(SRGB.decode(rgb.x), SRGB.decode(rgb.y), SRGB.decode(rgb.z))
@@ -59,10 +52,10 @@ public struct ColorRange: Sendable, Hashable {
             let width = Double(hueWidth)
             if d > width {
                 let outside = min(d - width, 360 - d)
-                wh = hueFeather > 0 ? 1 - OKLab.smooth(0, Double(hueFeather), outside) : 0
+                wh = hueFeather > 0 ? 1 - PointProgram.smoothstep(0, Double(hueFeather), outside) : 0
             }
         }
-        return wh * Self.band(lch.y, chromaLow, chromaHigh, chromaFeather) * Self.band(lch.x, lightnessLow, lightnessHigh, lightnessFeather)
+        return wh * MaskShape.band(lch.y, chromaLow, chromaHigh, chromaFeather) * MaskShape.band(lch.x, lightnessLow, lightnessHigh, lightnessFeather)
     }
 
     /// The weights of `count` pixels (linear light, or encoded when `inputIsLinear` is false,

@@ -16,6 +16,15 @@ public enum MaskShape: Sendable, Hashable {
     /// The largest of the parts' weights: where any part selects (a union).
     indirect case any([MaskPart])
 
+    /// A band's weight in double precision: 1 in [low, high], smoothstep(low − feather, low, v)
+    /// below and 1 − smoothstep(high, high + feather, v) above, hard edges with no feather (the
+    /// luminance mask's, and each of the colour range's chroma and lightness).
+    static func band(_ v: Double, _ low: Float, _ high: Float, _ feather: Float) -> Double {
+        let rise = feather > 0 ? PointProgram.smoothstep(Double(low - feather), Double(low), v) : (v >= Double(low) ? 1 : 0)
+        let fall = feather > 0 ? 1 - PointProgram.smoothstep(Double(high), Double(high + feather), v) : (v <= Double(high) ? 1 : 0)
+        return rise * fall
+    }
+
     /// The kind's name, as plans print it (`all(color, gradient inverted)`).
     public var name: String {
         switch self {
@@ -85,9 +94,7 @@ public enum MaskShape: Sendable, Hashable {
         case .luminance(let lo, let hi, let feather, let linear):
             var luma = 0.2126 * rgb.x + 0.7152 * rgb.y + 0.0722 * rgb.z
             if linear { luma = Float(SRGB.encode(Double(luma))) }
-            let rise = feather > 0 ? Float(PointProgram.smoothstep(Double(lo - feather), Double(lo), Double(luma))) : (luma >= lo ? 1 : 0)
-            let fall = feather > 0 ? 1 - Float(PointProgram.smoothstep(Double(hi), Double(hi + feather), Double(luma))) : (luma <= hi ? 1 : 0)
-            return rise * fall
+            return Float(Self.band(Double(luma), lo, hi, feather))
         case .color(let range):
             return Float(range.weight(SIMD3<Double>(rgb)))
         case .raster(let m):

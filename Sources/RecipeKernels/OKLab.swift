@@ -48,10 +48,4 @@ public enum OKLab {
         if h >= 360 { h -= 360 }
         return SIMD3(p.x, (p.y * p.y + p.z * p.z).squareRoot(), h)
     }
-
-    /// smoothstep(e0, e1, v) for e1 > e0, as the kernels have it.
-    static func smooth(_ e0: Double, _ e1: Double, _ v: Double) -> Double {
-        let t = min(max((v - e0) / (e1 - e0), 0), 1)
-        return t * t * (3 - 2 * t)
-    }
 }

@@ -16,7 +16,7 @@ package enum RasterMaskLoader {
     package static func load(_ graph: FilterGraph, recipe: String) throws(ImageError) -> [String: RasterMaskImage] {
         let files = graph.nodes.compactMap(\.mask).flatMap(Operations.rasterFiles)
         guard !files.isEmpty else { return [:] }
-        let folder = recipe.contains("/") ? String(recipe[..<recipe.lastIndex(of: "/")!]) : "."
+        let folder = Paths.folder(of: recipe)
         var out: [String: RasterMaskImage] = [:]
         for node in graph.nodes {
             guard let mask = node.mask else { continue }

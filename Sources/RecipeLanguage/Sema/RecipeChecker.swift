@@ -597,9 +597,14 @@ struct Checker {
     }
 
     /// LUTs and other files must stay inside the recipe's folder tree unless allowed.
-    mutating func checkFileReference(_ path: String, _ range: SourceRange, what: String) -> Bool {
+    /// The recipe's folder and a path written in it, resolved against it.
+    func resolved(_ path: String) -> (folder: String, full: String) {
         let recipeDir = file.path.contains("/") ? String(file.path[..<file.path.lastIndex(of: "/")!]) : "."
-        let full = path.hasPrefix("/") ? path : recipeDir + "/" + path
+        return (recipeDir, path.hasPrefix("/") ? path : recipeDir + "/" + path)
+    }
+
+    mutating func checkFileReference(_ path: String, _ range: SourceRange, what: String) -> Bool {
+        let (recipeDir, full) = resolved(path)
         if !options.allowFilesOutside {
             var escapes = path.hasPrefix("/")
             var depth = 0
@@ -633,8 +638,7 @@ struct Checker {
     /// A mask image must be a PNG or a TIFF: its first bytes say so before anything decodes it.
     mutating func checkMaskImage(_ path: String, _ range: SourceRange, what: String) -> Bool {
         guard options.checkFilesExist else { return true }
-        let recipeDir = file.path.contains("/") ? String(file.path[..<file.path.lastIndex(of: "/")!]) : "."
-        let full = path.hasPrefix("/") ? path : recipeDir + "/" + path
+        let full = resolved(path).full
         guard let head = try? InputFile.prefix(full, count: 8) else { return true }  // unreadable: checkFileReference said so
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         let tiff = head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
