@@ -367,7 +367,11 @@ package actor PreviewSession {
             guard let parameter = stage.bindings.first(where: { $0.value == knob.name })?.key,
                   let op = stage.op, let spec = Operations.named(op)?.param(parameter) else { continue }
             fields.append(("usedBy", .string("\(op).\(parameter)")))
-            switch spec.kind {
+            // A number that may also be `auto` (exposure's ev) still has its slider: the knob's
+            // value is a number; `auto` is typed in the field.
+            var kind = spec.kind
+            if case .orAuto(let inner) = kind { kind = inner }
+            switch kind {
             case .number(let range, let unit):
                 fields += [("min", .number(range.lowerBound)), ("max", .number(range.upperBound)), ("unit", .string(unit.rawValue))]
             case .integer(let range):
