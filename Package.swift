@@ -75,6 +75,9 @@ let package = Package(
         .target(name: "CLensfunLoader", dependencies: ["CLibraryLoader"]),
         // recipe's own Bayer demosaic, strip by strip (see its header for why not LibRaw's).
         .target(name: "CDemosaic", cSettings: [.unsafeFlags(["-O3"])]),
+        // Noise reduction: the plane denoiser, the raw develop's denoise and the noise model's
+        // estimate (-O3 like the demosaic: the debug build's tests run it on real photos).
+        .target(name: "CDenoise", cSettings: [.unsafeFlags(["-O3"])]),
         // setjmp/longjmp traps: Swift cannot longjmp, so these few calls stay in C.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
@@ -96,7 +99,7 @@ let package = Package(
         .target(
             name: "RecipeLens", dependencies: ["RecipeCore", "RecipeKernels", "RecipeCodecs", "CLensfunLoader"],
             exclude: ["README.md"], resources: [.embedInCode("Resources/lens-ids.tsv")]),
-        .target(name: "RecipeRender", dependencies: ["RecipeCore", "RecipeKernels", "CKernelsSIMD", "CDemosaic"]),
+        .target(name: "RecipeRender", dependencies: ["RecipeCore", "RecipeKernels", "CKernelsSIMD", "CDemosaic", "CDenoise"]),
         // Colour management: ICC profiles, lcms2 transforms, matrix-shaper constants for the kernels.
         .target(name: "RecipeColor", dependencies: ["RecipeCore", "CLCMS2"], exclude: ["README.md"]),
         .target(name: "RecipeOps", dependencies: ["RecipeCore", "RecipeKernels"]),

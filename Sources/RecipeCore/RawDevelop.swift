@@ -74,6 +74,8 @@ public struct RawDevelop: Sendable, Hashable, CustomStringConvertible {
     public var chromaticAberration: (red: Double, blue: Double) = (1, 1)
     /// LibRaw's wavelet denoising threshold (0: none; 100–1000 is useful).
     public var noiseThreshold: Double = 0
+    /// recipe's own denoise of the mosaic before the demosaic (nil: none).
+    public var denoise: RawDenoise?
 
     public init() {}
 
@@ -84,7 +86,7 @@ public struct RawDevelop: Sendable, Hashable, CustomStringConvertible {
 
     public static func == (a: RawDevelop, b: RawDevelop) -> Bool {
         a.whiteBalance == b.whiteBalance && a.demosaic == b.demosaic && a.highlights == b.highlights && a.exposure == b.exposure
-            && a.chromaticAberration == b.chromaticAberration && a.noiseThreshold == b.noiseThreshold
+            && a.chromaticAberration == b.chromaticAberration && a.noiseThreshold == b.noiseThreshold && a.denoise == b.denoise
     }
 
     public func hash(into h: inout Hasher) {
@@ -110,6 +112,7 @@ public struct RawDevelop: Sendable, Hashable, CustomStringConvertible {
         if exposure != 0 { parts.append("exposure \(exposure > 0 ? "+" : "")\(exposure) EV") }
         if chromaticAberration != (1, 1) { parts.append("chromatic aberration red \(chromaticAberration.red) blue \(chromaticAberration.blue)") }
         if noiseThreshold != 0 { parts.append("noise threshold \(noiseThreshold)") }
+        if let denoise { parts.append(denoise.description) }
         return parts.joined(separator: ", ")
     }
 }

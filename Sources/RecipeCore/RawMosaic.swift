@@ -76,11 +76,13 @@ public struct MosaicDevelop {
     /// R, G, B multipliers.
     public let multipliers: [Double]
     public let half: Bool
+    /// The denoise of the mosaic before the demosaic (nil: none).
+    public let denoise: RawDenoise?
     /// Called once the stage has made its last row: a borrowed frame can go with its file.
     public let finished: (() -> Void)?
 
-    public init(mosaic: RawMosaic, multipliers: [Double], half: Bool, finished: (() -> Void)? = nil) {
-        (self.mosaic, self.multipliers, self.half, self.finished) = (mosaic, multipliers, half, finished)
+    public init(mosaic: RawMosaic, multipliers: [Double], half: Bool, denoise: RawDenoise? = nil, finished: (() -> Void)? = nil) {
+        (self.mosaic, self.multipliers, self.half, self.denoise, self.finished) = (mosaic, multipliers, half, denoise, finished)
     }
 
     /// The developed image's size.

@@ -193,7 +193,7 @@ final class KeptRowsDecoder: ImageDecoder {
         let width = (info.width + d - 1) / d
         // A raw's develop may stream through a demosaic stage while its rows are kept.
         return PixelBuffer.bytes(width: width, rowCapacity: (info.height + d - 1) / d, format: photo.format)
-            + (info.raw != nil ? DemosaicStage.bytes(width: width, half: true) : 0)
+            + (info.raw != nil ? DemosaicStage.bytes(width: width, half: true, denoise: develop.denoise != nil) : 0)
     }
 
     func start(scaleDenominator: Int) throws(ImageError) {

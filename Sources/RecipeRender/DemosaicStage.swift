@@ -19,6 +19,8 @@ public final class DemosaicStage: RowSource {
     public let width: Int, height: Int
     public let format = PixelFormat(.rgb, .uint16)
     private var bayer: rcp_bayer
+    /// The denoise of the mosaic the demosaic reads through, when the develop asks for one.
+    private let denoiser: MosaicDenoiser?
     private let block: UnsafeMutableRawPointer
     private let scratch: UnsafeMutablePointer<Float>?
     private var blockRange = 0..<0
@@ -32,6 +34,7 @@ public final class DemosaicStage: RowSource {
         self.develop = develop
         self.owner = owner
         bayer = Self.bayer(develop.mosaic, multipliers: develop.multipliers)
+        denoiser = develop.denoise.map { MosaicDenoiser(develop.mosaic, denoise: $0, rows: Self.mosaicRows(half: develop.half)) }
         (width, height) = (develop.width, develop.height)
         block = UnsafeMutableRawPointer.allocate(byteCount: width * 6 * Self.blockRows, alignment: 64)
         scratch = develop.half ? nil : UnsafeMutablePointer<Float>.allocate(capacity: rcp_bayer_scratch(Int32(width), Int32(Self.blockRows)))
@@ -50,9 +53,24 @@ public final class DemosaicStage: RowSource {
     }
 
     /// What the stage holds beside the mosaic: a block of rows and the demosaic's scratch for it,
-    /// for rows `width` pixels wide.
-    public static func bytes(width: Int, half: Bool) -> Int {
+    /// for rows `width` pixels wide, and the denoise's window and planes when it denoises.
+    public static func bytes(width: Int, half: Bool, denoise: Bool = false) -> Int {
         width * 6 * blockRows + (half ? 0 : rcp_bayer_scratch(Int32(width), Int32(blockRows)) * 4)
+            + (denoise ? MosaicDenoiser.bytes(width: half ? 2 * width : width, rows: mosaicRows(half: half)) : 0)
+    }
+
+    /// The demosaic's margin: the rows around a block it reads (CDemosaic's PAD, 22, and a cell).
+    public static let margin = 24
+
+    /// The mosaic rows a block reads at most.
+    public static func mosaicRows(half: Bool) -> Int { half ? 2 * blockRows + 2 : blockRows + 2 * margin }
+
+    /// Points the demosaic at the denoiser's window holding the mosaic's rows `rows`.
+    private func point(_ denoiser: MosaicDenoiser, _ rows: Range<Int>) {
+        let (samples, pitch, top) = denoiser.rows(rows)
+        bayer.raw = samples
+        bayer.raw_pitch = Int32(pitch)
+        (bayer.top, bayer.left) = (Int32(top), 0)
     }
 
     /// The demosaic's view of the mosaic, white balanced by `m` (R, G, B): each position's samples
@@ -82,8 +100,10 @@ public final class DemosaicStage: RowSource {
             let end = min(height, nextRow + Self.blockRows)
             let rows = block.assumingMemoryBound(to: UInt16.self)
             if develop.half {
+                if let denoiser { point(denoiser, 2 * nextRow..<2 * end) }
                 rcp_bayer_half_rows(&bayer, Int32(nextRow), Int32(end), rows, rowBytes)
             } else {
+                if let denoiser { point(denoiser, nextRow - Self.margin..<end + Self.margin) }
                 rcp_bayer_rows(&bayer, Int32(nextRow), Int32(end), rows, rowBytes, scratch!)
             }
             blockRange = nextRow..<end

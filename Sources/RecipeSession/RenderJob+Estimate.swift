@@ -40,7 +40,8 @@ extension RenderJob {
         let decoding = "decoding " + Paths.name(of: input)
         walk.estimate.add(decoding, decoder.decodingBytes(scaleDenominator: d))
         if let develop = developStage(decoder, denominator: d) {
-            walk.estimate.add("demosaicing " + Paths.name(of: input), DemosaicStage.bytes(width: rows.width, half: develop.half))
+            walk.estimate.add("demosaicing " + Paths.name(of: input), DemosaicStage.bytes(width: rows.width, half: develop.half,
+                                                                                                denoise: develop.develop.denoise != nil))
         }
         walk.prefetch(decoding, rows)
         let stages = setup.stages

@@ -25,7 +25,7 @@ extension RenderPlan {
     /// develop #d1 unpack          6000×4000    46 MiB   LibRaw unpacks the RGGB mosaic (black 512, white 16383)
     /// develop #d2 white balance   6000×4000     0       as shot: R 1.818, G 1, B 1.389, scales the mosaic as it is demosaiced
     /// ```
-    package func developNodes(denominator: Int, decodingBytes: Int) -> [DevelopNode] {
+    package func developNodes(denominator: Int, decodingBytes: Int, noise: NoiseModel? = nil) -> [DevelopNode] {
         guard let info, let raw = info.raw else { return [] }
         let develop = graph?.develop ?? RawDevelop()
         let plan = RawDevelopPlan(develop, raw: raw, scaleDenominator: denominator)
@@ -42,6 +42,9 @@ extension RenderPlan {
         if own, let shading = raw.opcodes?.gainMaps, !shading.isEmpty {
             nodes.append(DevelopNode(name: "lens shading", detail: "the DNG's OpcodeList2: \(shading.count) gain map\(shading.count == 1 ? "" : "s") multiplied into a copy of the mosaic",
                                      size: sensor, bytes: mosaic))
+        }
+        if let denoise = develop.denoise {
+            nodes.append(denoiseNode(denoise, own: own, half: half, sensor: sensor, noise: noise))
         }
         let how: String = switch develop.whiteBalance {
         case .asShot: "as shot"
@@ -73,5 +76,28 @@ extension RenderPlan {
                                      size: out, bytes: 0))
         }
         return nodes
+    }
+
+    /// The noise model the denoise estimates from `decoder`'s mosaic (started here: an unpack),
+    /// nil when it hands out no mosaic or too little of it is unclipped.
+    package static func noiseEstimate(_ decoder: any ImageDecoder, denominator: Int) throws -> NoiseModel? {
+        guard let source = decoder as? any MosaicSource else { return nil }
+        try decoder.start(scaleDenominator: denominator)
+        return source.undeveloped.flatMap { MosaicDenoiser.estimate($0.mosaic) }
+    }
+
+    /// The develop's denoise as a node: its strengths and noise model (given, measured on the
+    /// mosaic by `explain --photo`, or estimated when it is unpacked), or why it does not run.
+    private func denoiseNode(_ denoise: RawDenoise, own: Bool, half: Bool, sensor: CanvasSize, noise: NoiseModel?) -> DevelopNode {
+        guard own else {
+            return DevelopNode(name: "denoise", detail: "not applied: LibRaw develops this raw (recipe's denoise runs before its own demosaic; LibRaw's is `noise-threshold`)",
+                               size: sensor, bytes: 0)
+        }
+        func n(_ v: Double) -> String { NumberFormatting.shortest(v) }
+        let strengths = "luma \(n(denoise.luma)), chroma \(n(denoise.chroma))"
+        let model = denoise.model.map { "noise \($0) (given)" } ?? noise.map { "noise \($0)" } ?? "noise model estimated from the mosaic when it is unpacked"
+        let width = sensor.width
+        return DevelopNode(name: "denoise", detail: "\(strengths) of each 2×2 cell, variance-stabilised, \(MosaicDenoiser.band) rows at a time; \(model)",
+                           size: sensor, bytes: MosaicDenoiser.bytes(width: width, rows: DemosaicStage.mosaicRows(half: half)))
     }
 }

@@ -51,7 +51,8 @@ public struct RawDevelopPlan: Sendable {
     /// The demosaic stage's develop of `mosaic` (the raw's daylight balance where the file records
     /// none, as LibRaw does).
     public func stage(_ mosaic: RawMosaic, daylight: [Double], finished: (() -> Void)? = nil) -> MosaicDevelop {
-        MosaicDevelop(mosaic: mosaic, multipliers: libRawMultipliers.count < 3 ? daylight : libRawMultipliers, half: half, finished: finished)
+        MosaicDevelop(mosaic: mosaic, multipliers: libRawMultipliers.count < 3 ? daylight : libRawMultipliers, half: half,
+                      denoise: develop.denoise, finished: finished)
     }
 }
 

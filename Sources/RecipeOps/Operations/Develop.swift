@@ -42,7 +42,17 @@ extension Operations {
             ParamSpec("blue-scale", .number(0.99...1.01, unit: .factor), default: .number(1),
                       "chromatic aberration: the scale of the blue plane against green (LibRaw's -C)"),
             ParamSpec("noise-threshold", .number(0...5000, unit: .none), default: .number(0),
-                      "wavelet denoising before the demosaic (LibRaw's -n; 100 to 1000 is useful, 0 none)"),
+                      "LibRaw's wavelet denoising before its own demosaic (-n; 100 to 1000 is useful, 0 none); recipe's own is `denoise`"),
+            ParamSpec("denoise", .number(0...4, unit: .factor), default: .number(0),
+                      "recipe's denoise of the mosaic before the demosaic, luma and chroma at this strength (1: tuned on photos with a known answer; 0 none): the sensor's noise model, estimated from the mosaic, stabilised, and each 2×2 cell's luma and chroma smoothed (docs/denoise.md)"),
+            ParamSpec("denoise-luma", .number(0...4, unit: .factor),
+                      "the strength for luma (detail and grain) alone; default: `denoise`'s"),
+            ParamSpec("denoise-chroma", .number(0...4, unit: .factor),
+                      "the strength for chroma (colour blotches) alone; default: `denoise`'s"),
+            ParamSpec("noise-gain", .number(0.0001...10000, unit: .none),
+                      "the noise model instead of its estimate: the variance a raw unit of signal adds (photon noise; about the ISO / the camera's unity-gain ISO), with noise-floor"),
+            ParamSpec("noise-floor", .number(0...100_000_000, unit: .none),
+                      "with noise-gain: the variance at black, in raw units squared (read noise)"),
         ],
         example: "develop: {white-balance: as-shot, demosaic: directional, highlights: clip}",
         sinceFormat: FormatVersion(1, 2),
@@ -61,6 +71,18 @@ extension Operations {
             if p.isGiven("red-multiplier") != p.isGiven("blue-multiplier") {
                 problems.append(ParamProblem(p.isGiven("red-multiplier") ? "red-multiplier" : "blue-multiplier",
                     "give both `red-multiplier` and `blue-multiplier` (green is 1)"))
+            }
+            if p.isGiven("noise-gain") != p.isGiven("noise-floor") {
+                problems.append(ParamProblem(p.isGiven("noise-gain") ? "noise-gain" : "noise-floor",
+                    "give the noise model as both `noise-gain` and `noise-floor`, or neither (then it is estimated)",
+                    notes: ["for example `noise-gain: 8.5, noise-floor: 290`"]))
+            }
+            let strengths = ["denoise", "denoise-luma", "denoise-chroma"]
+            if p.isGiven("noise-gain") && !strengths.contains(where: { p.isGiven($0) && (p.number($0) ?? 0) > 0 }) {
+                problems.append(ParamProblem("noise-gain", "a noise model goes with a denoise strength", notes: ["for example `denoise: 1`"]))
+            }
+            if strengths.contains(where: { p.isGiven($0) && (p.number($0) ?? 0) > 0 }) && (p.number("noise-threshold") ?? 0) > 0 {
+                problems.append(ParamProblem("noise-threshold", "use one denoise: recipe's `denoise` or LibRaw's `noise-threshold`"))
             }
             if p.isGiven("rebuild-level") && p.choice("highlights") != "rebuild" {
                 problems.append(ParamProblem("rebuild-level", "`rebuild-level` goes with `highlights: rebuild`"))
@@ -95,6 +117,12 @@ extension Operations {
         d.exposure = p.number("exposure") ?? 0
         d.chromaticAberration = (p.number("red-scale") ?? 1, p.number("blue-scale") ?? 1)
         d.noiseThreshold = p.number("noise-threshold") ?? 0
+        let both = p.number("denoise") ?? 0
+        let luma = p.number("denoise-luma") ?? both, chroma = p.number("denoise-chroma") ?? both
+        if luma > 0 || chroma > 0 {
+            let model = p.number("noise-gain").map { NoiseModel(gain: $0, floor: p.number("noise-floor") ?? 0) }
+            d.denoise = RawDenoise(luma: luma, chroma: chroma, model: model)
+        }
         return d
     }
 }

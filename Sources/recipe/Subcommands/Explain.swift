@@ -176,7 +176,10 @@ struct Explain: ParsableCommand {
         let denominator = plan.geometry?.denominator(for: source, exact: plan.render.sourceIsReducedDecode) ?? 1
         let whose = plan.defaultLook != nil ? " (\(RawDefaultLook.name)'s: the recipe has no develop stage)" : graph.develop == nil ? " (the defaults: no develop stage)" : ""
         print("develop of the \(raw.camera) raw: \(develop)\(whose)")
-        for (i, node) in plan.developNodes(denominator: denominator, decodingBytes: decoder.decodingBytes(scaleDenominator: denominator)).enumerated() {
+        let bytes = decoder.decodingBytes(scaleDenominator: denominator)
+        // The denoise's noise model, measured on the mosaic as the render will (an unpack).
+        let noise = develop.denoise != nil && develop.denoise?.model == nil ? try RenderPlan.noiseEstimate(decoder, denominator: denominator) : nil
+        for (i, node) in plan.developNodes(denominator: denominator, decodingBytes: bytes, noise: noise).enumerated() {
             let bytes = node.bytes > 0 ? MemoryBudget.text(node.bytes) : "-"
             print("  #d\(i + 1) \(node.name.padding(16))\(String(describing: node.size).padding(12)) \(bytes.padding(10)) \(node.detail)")
         }
