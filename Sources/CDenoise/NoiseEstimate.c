@@ -159,3 +159,32 @@ int rcp_mosaic_noise_estimate(const rcp_mosaic_denoise *d, float white, float *g
     *floor = (float)(b > 0 ? b : 0);
     return used;
 }
+
+/* ---- a plane's noise, for the denoise of rendered photos ---------------------------------------
+ * Donoho's estimate: the median absolute value of the finest diagonal Haar detail,
+ * (a − b − c + d)/2 over each 2×2 block (white noise of deviation σ gives it deviation σ), divided
+ * by 0.6745 (the median of |N(0, 1)|). Edges are few among a photo's blocks, so the median
+ * stays with the noise. Sorted in a copy (at most 65,536 blocks, taken at a stride). */
+static int by_float(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+float rcp_plane_noise_sigma(const float *plane, int w, int h, int pitch) {
+    const int bw = w / 2, bh = h / 2;
+    if (bw < 1 || bh < 1) return 0;
+    int stride = 1;
+    while ((long)(bw / stride) * (bh / stride) > 65536) stride++;
+    float *d = malloc(sizeof(float) * (size_t)(bw / stride + 1) * (bh / stride + 1));
+    if (!d) return 0;
+    int n = 0;
+    for (int by = 0; by < bh; by += stride)
+        for (int bx = 0; bx < bw; bx += stride) {
+            const float *r0 = plane + (size_t)(2 * by) * pitch + 2 * bx, *r1 = r0 + pitch;
+            d[n++] = fabsf(r0[0] - r0[1] - r1[0] + r1[1]) * 0.5f;
+        }
+    qsort(d, (size_t)n, sizeof(float), by_float);
+    const float median = d[n / 2];
+    free(d);
+    return median / 0.6745f;
+}

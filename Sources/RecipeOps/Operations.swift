@@ -24,7 +24,7 @@ public enum Operations {
         // local / positional
         vignette,
         // neighbourhood
-        blur, sharpen, clarity, shadowsHighlights,
+        blur, sharpen, clarity, shadowsHighlights, denoise,
         // geometric
         orient, crop, straighten, rotate, flip, resize,
         // composite

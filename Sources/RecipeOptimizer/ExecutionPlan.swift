@@ -41,6 +41,9 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
         /// planner found encoded neighbours after it (`EncodedGains`).
         case shadowsHighlights(shadows: Double, highlights: Double, sigma: Double, kernel: GaussianBlur.Kernel = .sampled,
                                encoded: Bool = false, origin: String)
+        /// Denoise of encoded values (`DenoiseStage`): luma and chroma strengths, the share of the
+        /// luma's removal put back, and the noise's deviation in 8-bit codes (nil: measured).
+        case denoise(luma: Double, chroma: Double, detail: Double, noise: Double?, origin: String)
         /// Crop, rotate, flip, straighten or resize.
         case geometric(GeometricStep, origin: String)
         /// The image so far is kept under `name` for `readers` later readers (a branch point).
@@ -58,7 +61,7 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
             switch self {
             case .blur: .linear
             case .shadowsHighlights(_, _, _, _, let encoded, _): encoded ? .encoded : .linear
-            case .unsharp: .encoded
+            case .unsharp, .denoise: .encoded
             case .geometric(let step, _):
                 switch step {
                 case .crop, .rotate, .flip: .none
@@ -81,6 +84,8 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
                 // cell on either side of them.
                 if let d = DecimatedGaussian.factor(sigma: sigma, kernel: kernel) { return (Int((4 * sigma).rounded(.up)) + 3 * d, d) }
                 return (GaussianBlur.taps(sigma: sigma, kernel: kernel).count / 2, 1)
+            // 8×8 patches at even offsets: 7 pixels around, on a grid of 2.
+            case .denoise: return (8, 2)
             case .geometric: return nil
             case .keep, .resume, .blend: return (0, 1)
             }
@@ -109,6 +114,10 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
             case .shadowsHighlights(let s, let h, let radius, let kernel, let encoded, let origin):
                 return "shadows \(NumberFormatting.shortest(s)) highlights \(NumberFormatting.shortest(h)) from luma blurred \(sigma(radius, kernel))"
                     + (encoded ? ", a gain on encoded values" : "") + " ← \(origin)"
+            case .denoise(let luma, let chroma, let detail, let noise, let origin):
+                return "denoise luma \(NumberFormatting.shortest(luma)) chroma \(NumberFormatting.shortest(chroma))"
+                    + (detail > 0 ? " detail \(NumberFormatting.shortest(detail))" : "")
+                    + ", noise " + (noise.map { "σ \(NumberFormatting.shortest($0)) codes" } ?? "measured") + " ← \(origin)"
             case .geometric(let step, let origin):
                 return "\(step)\(step.holds.map { " (holds \($0))" } ?? "") ← \(origin)"
             case .keep(let name, let readers): return "keep the image as `\(name)` for \(readers) reader\(readers == 1 ? "" : "s")"

@@ -96,15 +96,13 @@ extension MosaicDenoiser {
         return NoiseModel(gain: Double(gain), floor: Double(floor), estimated: true)
     }
 
-    /// The C view of `mosaic`, without a model or strengths yet.
+    /// The C view of `mosaic` (the demosaic's, without its white balance), without a model or
+    /// strengths yet.
     private static func settings(_ mosaic: RawMosaic) -> rcp_mosaic_denoise {
+        let b = DemosaicStage.bayer(mosaic, multipliers: [1, 1, 1])
         var d = rcp_mosaic_denoise()
-        d.raw = mosaic.samples
-        d.raw_pitch = Int32(mosaic.pitch)
-        (d.top, d.left, d.width, d.height) = (Int32(mosaic.top), Int32(mosaic.left), Int32(mosaic.width), Int32(mosaic.height))
-        let p = mosaic.pattern, black = mosaic.black
-        d.pattern = (Int32(p[0]), Int32(p[1]), Int32(p[2]), Int32(p[3]))
-        d.black = (black[0], black[1], black[2], black[3])
+        (d.raw, d.raw_pitch, d.top, d.left, d.width, d.height) = (b.raw, b.raw_pitch, b.top, b.left, b.width, b.height)
+        (d.pattern, d.black) = (b.pattern, b.black)
         return d
     }
 }

@@ -299,6 +299,15 @@ struct EstimateWalk {
                     what = origin
                     window(origin, rows, sigma: sigma, kernel: kernel,
                            mode: .shadowsHighlights(shadows: Float(shadows), highlights: Float(highlights), encoded: encoded))
+                case .denoise(_, _, _, _, let origin):
+                    what = origin
+                    reads(PixelBuffer.bytes(width: rows.width, rowCapacity: 16, format: PixelFormat(.rgb, .float32)))
+                    endsInPrefetch = false
+                    // Three planes, each a vertical and an inverse 8×8 transform (8 multiply-adds a
+                    // coefficient) for every 4 pixels, and the rows' transforms.
+                    self.stage(origin, bytes: DenoiseStage.bytes(width: rows.width), lookahead: DenoiseStage.band + 8, input: rows,
+                          work: rows.pixels * 3 * 350)
+                    rows.format = PixelFormat(.rgb, .float32)
                 case .geometric(let step, let origin):
                     what = origin
                     rows = geometric(origin, rows, step)

@@ -688,6 +688,8 @@ package struct RenderJob {
                                       mode: .shadowsHighlights(shadows: Float(shadows), highlights: Float(highlights), encoded: encoded),
                                       threads: windowThreads,
                                       readSteps: reads, emitSteps: emits, emitProgram: emitProgram, output: emitOutput)
+                case .denoise(let luma, let chroma, let detail, let noise, _):
+                    chain = DenoiseStage(source: input, luma: luma, chroma: chroma, detail: detail, sigma: noise)
                 case .geometric(let step, _):
                     switch step {
                     case .crop(let x, let y, let w, let h): chain = CropStep(source: input, x: x, y: y, width: w, height: h)

@@ -16,7 +16,7 @@
 
 /* ---- the plane denoiser (DCTDenoise.c) ------------------------------------------------------ */
 
-/* Floats `rk_dct_denoise_scratch(w, h)` the plane denoiser needs for a w×h plane. */
+/* Floats `rcp_dct_denoise_scratch(w, h)` the plane denoiser needs for a w×h plane. */
 size_t rcp_dct_denoise_scratch(int w, int h);
 
 /* Denoises the w×h plane `in` (row pitch `pitch` floats) whose noise is white with standard
@@ -61,5 +61,9 @@ void rcp_mosaic_denoise_rows(const rcp_mosaic_denoise *d, int y0, int y1, uint16
  * that level, and a line fitted through the bins. `white`: the white level (blocks near it are
  * left out). Returns the number of bins used (0: too few flat blocks; *gain and *floor are 0). */
 int rcp_mosaic_noise_estimate(const rcp_mosaic_denoise *d, float white, float *gain, float *floor);
+
+/* The standard deviation of a plane's white noise (Donoho's: the median absolute finest diagonal
+ * Haar detail / 0.6745), for the denoise of rendered photos; 0 for a plane under 2×2. */
+float rcp_plane_noise_sigma(const float *plane, int w, int h, int pitch);
 
 #endif

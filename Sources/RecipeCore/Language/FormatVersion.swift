@@ -39,9 +39,9 @@ public enum RecipeFormat {
     /// The reverse-DNS format identifier.
     public static let identifier = "dev.recipe.edit"
     /// The version this build writes.
-    public static let current = FormatVersion(1, 4)
+    public static let current = FormatVersion(1, 5)
     /// Versions this build reads: the current major, any minor up to the current one.
     public static func canHandle(_ v: FormatVersion) -> Bool { v.major == current.major && v <= current }
     /// Every format version, oldest first; a migration step exists between neighbours.
-    public static let history: [FormatVersion] = [FormatVersion(1, 0), FormatVersion(1, 1), FormatVersion(1, 2), FormatVersion(1, 3), FormatVersion(1, 4)]
+    public static let history: [FormatVersion] = [FormatVersion(1, 0), FormatVersion(1, 1), FormatVersion(1, 2), FormatVersion(1, 3), FormatVersion(1, 4), FormatVersion(1, 5)]
 }

@@ -233,6 +233,15 @@ enum LowerPointOps {
                     barrier(.unsharp(sigma: px, kernel: gaussian, amount: amount, threshold: 0, luma: true, origin: origin))
                 }
                 return
+            case "denoise":
+                let luma = node.params.number("luma") ?? 1, chroma = node.params.number("chroma") ?? luma
+                guard luma > 0 || chroma > 0 else { return }  // an identity
+                var noise: Double?
+                // Given at full size; a reduced render averages it down (white noise over a
+                // factor f: σ / f).
+                if case .number(let sigma)? = node.params["noise"] { noise = sigma * min(1, scale) }
+                barrier(.denoise(luma: luma, chroma: chroma, detail: node.params.number("detail") ?? 0, noise: noise, origin: origin))
+                return
             case "shadows-highlights":
                 let shadows = node.params.number("shadows") ?? 0, highlights = node.params.number("highlights") ?? 0
                 guard shadows != 0 || highlights != 0 else { return }
