@@ -183,7 +183,7 @@ let package = Package(
         .testTarget(name: "RecipeColorTests", dependencies: ["RecipeColor", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "RecipeRenderTests",
-            dependencies: ["RecipeRender", "RecipeCodecs", "TestSupport"]),
+            dependencies: ["RecipeRender", "RecipeCodecs", "CDenoise", "TestSupport"]),
         .testTarget(name: "RecipeOpsTests", dependencies: ["RecipeOps", "TestSupport"]),
         .testTarget(name: "RecipeOptimizerTests", dependencies: ["RecipeOptimizer", "RecipeLanguage", "TestSupport"]),
         .testTarget(

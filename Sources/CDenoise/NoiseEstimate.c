@@ -19,7 +19,7 @@
 #define S 4                 /* patch side */
 #define D (S * S)           /* dimensions */
 #define BINS 12
-#define MAX_PATCHES 240000  /* at most this many patches are read (a stride keeps to it) */
+#define MAX_PATCHES 120000  /* at most this many patches are read (a stride keeps to it): 10,000 a bin */
 #define ROUNDS 3
 
 typedef struct { float level; int index; } entry;
@@ -59,17 +59,20 @@ static double smallest_eigenvalue(double a[D][D]) {
     return m;
 }
 
-/* The noise variance of patches `set` (n of them, D floats each), or −1 when too few. */
-static double bin_variance(const float *patches, int *set, int n) {
+/* The noise variance of patches `set` (n of them, D floats each), or −1 when too few; *level:
+ * the mean level of the patches it was measured on (the selection keeps the quieter, so darker,
+ * patches of a bin: the bin's own median level would put the variance too far right). */
+static double bin_variance(const float *patches, int *set, int n, double *level) {
     double variance = -1;
     for (int round = 0; round < ROUNDS && n >= 20 * D; round++) {
-        double mean[D] = {0}, cov[D][D];
+        double mean[D] = {0}, cov[D][D], all = 0;
         memset(cov, 0, sizeof cov);
         for (int i = 0; i < n; i++) {
             const float *x = patches + (size_t)set[i] * D;
             for (int k = 0; k < D; k++) mean[k] += x[k];
         }
-        for (int k = 0; k < D; k++) mean[k] /= n;
+        for (int k = 0; k < D; k++) { mean[k] /= n; all += mean[k]; }
+        *level = all / D;
         for (int i = 0; i < n; i++) {
             const float *x = patches + (size_t)set[i] * D;
             double v[D];
@@ -139,9 +142,10 @@ int rcp_mosaic_noise_estimate(const rcp_mosaic_denoise *d, float white, float *g
     for (int k = 0; k < BINS; k++) {
         const int start = (int)((long)n * k / BINS), end = (int)((long)n * (k + 1) / BINS);
         for (int i = start; i < end; i++) set[i - start] = entries[i].index;
-        const double v = bin_variance(patches, set, end - start);
+        double level = 0;
+        const double v = bin_variance(patches, set, end - start, &level);
         if (v <= 0) continue;
-        const double level = entries[(start + end) / 2].level, w = 1 / v;
+        const double w = 1 / v;
         sw += w; swx += w * level; swy += w * v; swxx += w * level * level; swxy += w * level * v;
         used++;
     }

@@ -84,8 +84,9 @@ public struct ExecutionPlan: Sendable, CustomStringConvertible {
                 // cell on either side of them.
                 if let d = DecimatedGaussian.factor(sigma: sigma, kernel: kernel) { return (Int((4 * sigma).rounded(.up)) + 3 * d, d) }
                 return (GaussianBlur.taps(sigma: sigma, kernel: kernel).count / 2, 1)
-            // 8×8 patches at even offsets: 7 pixels around, on a grid of 2.
-            case .denoise: return (8, 2)
+            // 8×8 patches at even columns, their rows every 2 (luma) or 4 (chroma) from a band's
+            // start, 8 rows above a multiple of 64: 7 pixels around, on a grid of 4.
+            case .denoise: return (8, 4)
             case .geometric: return nil
             case .keep, .resume, .blend: return (0, 1)
             }

@@ -126,7 +126,7 @@ public final class DenoiseStage: RowSource {
             let strength = c == 0 ? luma : chroma
             let (src, dst) = (planes + c * planeRows * pitch, out + c * planeRows * pitch)
             if strength > 0 && pitch >= 24 && (sigma ?? 0) > 0 {
-                rcp_dct_denoise(src, dst, Int32(pitch), Int32(paddedRows), Int32(pitch), Self.threshold * strength * sigma!, scratch)
+                rcp_dct_denoise(src, dst, Int32(pitch), Int32(paddedRows), Int32(pitch), Self.threshold * strength * sigma!, c == 0 ? 2 : 4, scratch)
             } else {
                 dst.update(from: src, count: rows * pitch)
             }

@@ -25,7 +25,7 @@ public final class MosaicDenoiser {
     private var held = 0..<0
     /// Rows denoised at a time beyond what is asked (the band's 16 rows of margin are read again
     /// for every band: larger bands read them less often).
-    public static let band = 128
+    public static let band = 256
     /// The threshold the strength multiplies, in units of the stabilised noise: tuned on the
     /// Kodak mosaics with a known answer (docs/denoise.md): BM3D's 2.7 for hard thresholds was 0.15
     /// to 0.3 dB worse.

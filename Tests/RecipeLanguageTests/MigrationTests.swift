@@ -43,7 +43,7 @@ struct MigrationTests {
             # A recipe of format 1.0: vignette version 1 called its strength `intensity`
             # (as Core Image's CIVignette does). Must keep loading (STYLE.md rule 8).
             format: dev.recipe.edit
-            version: 1.4
+            version: 1.5
             stages:
               - exposure: 0.2
               - vignette: {amount: 0.8, radius: 0.6}  # darker corners

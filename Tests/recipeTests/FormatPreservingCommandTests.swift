@@ -235,7 +235,7 @@ struct FormatPreservingCommandTests: CLITest {
         try write(old, dir + "/old.recipe.yaml")
         _ = try ok(["migrate", dir + "/old.recipe.yaml"])
         let migrated = try String(contentsOfFile: dir + "/old.recipe.yaml", encoding: .utf8)
-        #expect(migrated == old.replacingOccurrences(of: "version: 1.0", with: "version: 1.4").replacingOccurrences(of: "intensity:", with: "amount:"))
+        #expect(migrated == old.replacingOccurrences(of: "version: 1.0", with: "version: 1.5").replacingOccurrences(of: "intensity:", with: "amount:"))
         _ = try ok(["check", dir + "/old.recipe.yaml"])
     }
 }

@@ -104,10 +104,10 @@ struct LanguageCommandTests: CLITest {
         #expect(try recipe(["migrate", "--check", path]).status == 1)
         let r = try recipe(["migrate", path])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("1.0 → 1.4"))
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "format: dev.recipe.edit\nversion: 1.4\nstages:\n  - vignette: {amount: 0.8}\n")
+        #expect(r.stderr.contains("1.0 → 1.5"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "format: dev.recipe.edit\nversion: 1.5\nstages:\n  - vignette: {amount: 0.8}\n")
         #expect(try recipe(["migrate", "--check", path]).status == 0)
-        // 1.2 only added `develop` (1.3 `lens`, 1.4 measured `auto`): a 1.1 file without them is current enough; one with it moves its version.
+        // 1.2 only added `develop` (1.3 `lens`, 1.4 measured `auto`, 1.5 `denoise`): a 1.1 file without them is current enough; one with it moves its version.
         let plain = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - exposure: 0.3\n"
         let raw = "format: dev.recipe.edit\nversion: 1.1\nstages:\n  - develop: daylight\n"
         try plain.write(toFile: path, atomically: true, encoding: .utf8)
@@ -116,7 +116,7 @@ struct LanguageCommandTests: CLITest {
         try raw.write(toFile: path, atomically: true, encoding: .utf8)
         #expect(try recipe(["migrate", "--check", path]).status == 1)
         #expect(try recipe(["migrate", path]).status == 0)
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == raw.replacingOccurrences(of: "1.1", with: "1.4"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == raw.replacingOccurrences(of: "1.1", with: "1.5"))
     }
 
     @Test("explain prints the typed graph with sizes; --dot gives Graphviz")

@@ -24,11 +24,13 @@ size_t rcp_dct_denoise_scratch(int w, int h);
  * coefficients under `threshold` (the mean, its DC, kept) set to zero, and the patches brought back
  * and averaged where they overlap, each weighted by 1/(the coefficients it kept) (BM3D's weights).
  * Writes rows and columns [8, h − 8) × [8, w − 8) of `out` (same pitch): the 8 samples around
- * are margin, which the caller pads (mirrored). w and h at least 24. threshold 0: a copy. */
-void rcp_dct_denoise(const float *in, float *out, int w, int h, int pitch, float threshold, float *scratch);
+ * are margin, which the caller pads (mirrored). w and h at least 24. threshold 0: a copy.
+ * ystep: the patches' rows every 2 samples, or every 4 (half the work; for smooth planes such
+ * as chroma); their columns are every 2. Patch rows start at the plane's row 0. */
+void rcp_dct_denoise(const float *in, float *out, int w, int h, int pitch, float threshold, int ystep, float *scratch);
 
 /* The same on the scalar path whatever the CPU (the tests compare the dispatched paths with it). */
-void rcp_dct_denoise_plain(const float *in, float *out, int w, int h, int pitch, float threshold, float *scratch);
+void rcp_dct_denoise_plain(const float *in, float *out, int w, int h, int pitch, float threshold, int ystep, float *scratch);
 
 /* ---- the raw develop's denoise (MosaicDenoise.c) -------------------------------------------- */
 

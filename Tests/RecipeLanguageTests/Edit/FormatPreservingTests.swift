@@ -411,9 +411,9 @@ struct FormatPreservingTests {
     func migrationChangesOnlyMigratedSpans() throws {
         let folder = Self.fixtures.appendingPathComponent("hand-formatted-1.0").path
         let expected: [String: [(String, String)]] = [
-            "vignette-four-space.recipe.yaml": [("version: 1.0", "version: 1.4"), ("intensity: 0.80", "amount: 0.80")],
-            "sharpen-flow-quoted.recipe.yaml": [("version: \"1.0\"", "version: \"1.4\""), ("radius: 1.2px", "sigma: 1.2px"), ("intensity: .3", "amount: .3")],
-            "version-only.recipe.yaml": [("version: 1.0", "version: 1.4")],
+            "vignette-four-space.recipe.yaml": [("version: 1.0", "version: 1.5"), ("intensity: 0.80", "amount: 0.80")],
+            "sharpen-flow-quoted.recipe.yaml": [("version: \"1.0\"", "version: \"1.5\""), ("radius: 1.2px", "sigma: 1.2px"), ("intensity: .3", "amount: .3")],
+            "version-only.recipe.yaml": [("version: 1.0", "version: 1.5")],
         ]
         let corpus = try Self.corpus(folder)
         #expect(corpus.count == expected.count)
