@@ -32,6 +32,8 @@ package struct BatchRun {
     package var intent: RenderingIntent?
     package var fuse = true
     package var withSidecars = false
+    /// `--with-lightroom`: a photo without a recipe sidecar applies its Lightroom sidecar, translated.
+    package var withLightroom = false
     package var onlyEdited = false
     package var force = false
     package var dryRun = false
@@ -67,6 +69,8 @@ package struct BatchRun {
         /// Whether the photo's own sidecar applies first (`--with-sidecars`). It is read again by the
         /// worker, not kept here: a sidecar may hold megabytes of embedded foreign data.
         var withSidecar = false
+        /// Whether the photo's Lightroom sidecar, translated, applies first (`--with-lightroom`).
+        var withLightroom = false
         var decision: Freshness.Decision?
         var sourceSHA256: String?
         /// Set when the photo cannot be rendered at all (a name clash, a broken sidecar).
@@ -283,6 +287,16 @@ package struct BatchRun {
                 do {
                     item.recipeSHA256 = try Self.sidecarKey(Sidecar.load(sidecarPath), photo: photo.path, baseKey: baseKey)
                     item.withSidecar = true
+                } catch {
+                    item.problem = "\(error)"
+                }
+            }
+            if withLightroom, !item.withSidecar, item.problem == nil {
+                do {
+                    if let translated = try LightroomEdit.sidecar(forPhoto: photo.path) {
+                        item.recipeSHA256 = try Self.sidecarKey(translated, photo: photo.path, baseKey: baseKey)
+                        item.withLightroom = true
+                    }
                 } catch {
                     item.problem = "\(error)"
                 }
