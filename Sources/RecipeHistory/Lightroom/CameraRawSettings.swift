@@ -39,6 +39,12 @@ public struct CameraRawSettings: Sendable {
         return try CameraRawSettings(source: path, document: CameraRawXMP.parse(bytes, path: path), bytes: bytes).checked()
     }
 
+    /// The XMP documents a photo file embeds (empty when none, or when the bytes are not a
+    /// photo); for what a photographer marked in it (rating, label, keywords).
+    public static func embeddedDocuments(in bytes: [UInt8], path: String) throws -> [CameraRawXMP.Document] {
+        try (EmbeddedXMP.packets(in: bytes) ?? []).map { try CameraRawXMP.parse($0, path: path) }
+    }
+
     /// Parses XMP bytes (a sidecar's or a preset's).
     public static func parse(_ bytes: [UInt8], path: String) throws -> CameraRawSettings {
         try CameraRawSettings(source: path, document: CameraRawXMP.parse(bytes, path: path), bytes: bytes).checked()

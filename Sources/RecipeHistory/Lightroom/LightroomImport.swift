@@ -67,9 +67,10 @@ public enum LightroomImport {
         return formatted
     }
 
-    /// Starts a photo's sidecar from its Lightroom settings: the XMP kept as a disabled frozen
-    /// base when some keys were not translated (its pixels: the original, or a raw's embedded
-    /// preview), then the translated stages. Refused when the photo already has an edit.
+    /// Starts a photo's sidecar from its Lightroom settings: a note naming the keys not
+    /// translated, the XMP kept as a disabled frozen base when there are any (its pixels: the
+    /// original, or a raw's embedded preview), then the translated stages. Refused when the photo
+    /// already has an edit.
     public static func begin(_ asset: Asset, translation t: LightroomTranslation, report: inout Lifecycle.Report) throws -> Sidecar {
         switch try asset.adjustmentData() {
         case .none: break
@@ -78,20 +79,23 @@ public enum LightroomImport {
         case .foreignSidecar(let edit), .apple(let edit, _), .darktable(let edit):
             throw HistoryError(edit.source, "the photo already has another tool's edit (\(edit.format)); `recipe edit` keeps it as a frozen base")
         }
-        var sidecar = try Sidecar(path: asset.sidecarPath, original: asset.binding())
         let missing = t.untranslated
-        if !missing.isEmpty {
-            let pixels: ObjectReference
-            if t.options.photo == .raw {
-                let preview: RawPreview?
-                do { preview = try RawPreview.jpeg(of: asset.photo, atLeast: 1) } catch { throw HistoryError(asset.photo, error.reason) }
-                guard let rawPreview = preview?.jpeg else {
-                    throw HistoryError(asset.photo, "cannot keep the \(missing.count) untranslated Lightroom keys: the raw has no embedded preview to stand as the kept layer's pixels")
-                }
-                pixels = try asset.store.put(bytes: rawPreview, type: "jpeg")
-            } else {
-                pixels = try asset.store.put(file: asset.photo, type: try Lifecycle.imageType(asset.photo))
+        var note = "from Lightroom settings \(Paths.name(of: t.settings.source))"
+        if !missing.isEmpty { note += "; not translated: " + missing.map { "\($0.key) \($0.value)" }.joined(separator: ", ") }
+        var sidecar = try Sidecar(path: asset.sidecarPath, original: asset.binding(), note: note)
+        // The kept layer's pixels: the original, or a raw's embedded preview (a raw without one
+        // keeps the keys in the note only, and its .xmp beside it).
+        var pixels: ObjectReference?
+        if !missing.isEmpty, t.options.photo == .raw {
+            let preview: RawPreview?
+            do { preview = try RawPreview.jpeg(of: asset.photo, atLeast: 1) } catch { throw HistoryError(asset.photo, error.reason) }
+            if let jpeg = preview?.jpeg { pixels = try asset.store.put(bytes: jpeg, type: "jpeg") } else {
+                report.lines.append("not kept as a layer: the raw has no embedded preview to stand as its pixels; the \(missing.count) untranslated keys are named in the sidecar's note")
             }
+        } else if !missing.isEmpty {
+            pixels = try asset.store.put(file: asset.photo, type: try Lifecycle.imageType(asset.photo))
+        }
+        if let pixels {
             let text = String(validating: t.settings.bytes, as: UTF8.self)
             let base = FrozenBase(format: formatIdentifier, version: t.settings.text("ProcessVersion") ?? "?", tool: t.settings.creatorTool,
                                   source: Paths.name(of: t.settings.source), embedded: Date().formatted(.iso8601), pixels: pixels,

@@ -34,14 +34,7 @@ extension LightroomTranslation {
             if let develop {
                 mark(["WhiteBalance", "Temperature", "Tint"], .translated)
                 add("develop", develop, keys: ["WhiteBalance", "Temperature", "Tint"])
-                // The default look stands for Adobe's default rendering, which the sliders are
-                // relative to; a develop stage would turn it off, so its stages follow here.
-                // (Not its sharpening when Lightroom's sharpens: that would sharpen twice.)
-                let sharpens = try settings.number("Sharpness") ?? 0 > 0
-                for (i, item) in options.rawLookStages.enumerated() where !(sharpens && item.hasPrefix("sharpen")) {
-                    stages.append(Stage(id: "raw-look-\(i + 1)", operation: item, mask: nil, keys: [],
-                                        note: "the default look of a raw, which the develop stage above turns off"))
-                }
+                developWritten = true
             }
         } else if options.photo == .rendered, mode != nil || temperature != nil {
             // A rendered photo has no kelvin: Lightroom keeps the offsets in Incremental*.

@@ -3,6 +3,7 @@ extension LightroomTranslation {
     mutating func translateTone() throws {
         let n = Self.n
         if let ev = try take("Exposure2012") { add("exposure", "exposure: \(n(ev))", keys: ["Exposure2012"]) }
+        if developWritten { addRawLook() }
         if let c = try take("Contrast2012") { add("contrast", "contrast: \(n(1 + c / 200))", keys: ["Contrast2012"]) }
         let shadows = try take("Shadows2012"), highlights = try take("Highlights2012")
         if shadows != nil || highlights != nil {
@@ -17,6 +18,18 @@ extension LightroomTranslation {
             if let b = blacks { params.append(b < 0 ? "black: \(n(-0.1 * b / 100))" : "out-black: \(n(0.1 * b / 100))") }
             if let w = whites { params.append(w > 0 ? "white: \(n(1 - 0.2 * w / 100))" : "out-white: \(n(1 + 0.2 * w / 100))") }
             add("whites-blacks", "levels: {\(params.joined(separator: ", "))}", keys: ["Whites2012", "Blacks2012"])
+        }
+    }
+
+    /// The default look stands for Adobe's default rendering, which Lightroom's sliders are
+    /// relative to; a develop stage of ours turns it off, so its stages follow here, after the
+    /// exposure (scene-referred, as Lightroom's) and before the other tone stages. (Not its
+    /// sharpening when Lightroom's sharpens: that would sharpen twice.)
+    mutating func addRawLook() {
+        let sharpens = ((try? settings.number("Sharpness")) ?? nil ?? 0) > 0
+        for (i, item) in options.rawLookStages.enumerated() where !(sharpens && item.hasPrefix("sharpen")) {
+            stages.append(Stage(id: "raw-look-\(i + 1)", operation: item, mask: nil, keys: [],
+                                note: "the default look of a raw, which the develop stage turns off"))
         }
     }
 

@@ -71,6 +71,8 @@ public struct LightroomTranslation: Sendable {
     public let settings: CameraRawSettings
     public let options: Options
     var outcomes: [String: Outcome] = [:]
+    /// Whether a `develop` stage was written (then the default look's stages follow the exposure).
+    var developWritten = false
 
     /// Translates; throws (naming the file and the key) on a malformed value.
     public init(_ settings: CameraRawSettings, options: Options = Options()) throws {

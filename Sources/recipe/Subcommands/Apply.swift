@@ -83,6 +83,9 @@ struct Apply: ParsableCommand {
     @Flag(help: "Apply each photo's Lightroom sidecar (IMG_0001.xmp or IMG_0001.CR2.xmp), translated as `recipe import` does; a recipe sidecar (with --with-sidecars) comes first.")
     var withLightroom = false
 
+    @Option(help: ArgumentHelp("Only the photos whose XMP marks and EXIF match, e.g. 'rating >= 3 and label == red and not rejected', 'keyword == wedding', 'date >= 2024-06 and camera ~ \"EOS R5\"' (--dry-run lists what each photo has).", valueName: "expr"))
+    var select: String?
+
     @Flag(help: "Only photos that have a sidecar.")
     var onlyEdited = false
 
@@ -185,6 +188,7 @@ struct Apply: ParsableCommand {
         batch.fuse = !noFuse
         batch.withSidecars = withSidecars
         batch.withLightroom = withLightroom
+        batch.selection = select
         batch.onlyEdited = onlyEdited
         batch.pairs = pairs
         batch.force = force
