@@ -138,10 +138,12 @@ struct LightroomXMPTests {
         jpeg += [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload + [0xFF, 0xD9]
         FileManager.default.createFile(atPath: dir + "/a.jpg", contents: Data(jpeg))
         #expect(try CameraRawSettings.read(dir + "/a.jpg").number("Exposure2012") == 1)
-        // A little-endian TIFF: header, IFD0 with one entry (700, BYTE, count, offset), the packet.
+        // A little-endian TIFF: header, IFD0 with one entry (700, BYTE, count, offset), the packet
+        // (an RDF without the x:xmpmeta wrapper, as XMP allows: only tag 700 leads to it).
+        let rdf = Array(Self.xmp(attributes: #"crs:Exposure2012="+1.00""#).split(separator: "\n").dropFirst().dropLast().joined(separator: "\n").utf8)
         func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
         func le32(_ v: Int) -> [UInt8] { le16(v & 0xFFFF) + le16(v >> 16) }
-        let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + le32(8) + le16(1) + le16(700) + le16(1) + le32(packet.count) + le32(26) + le32(0) + packet
+        let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + le32(8) + le16(1) + le16(700) + le16(1) + le32(rdf.count) + le32(26) + le32(0) + rdf
         FileManager.default.createFile(atPath: dir + "/a.tif", contents: Data(tiff))
         #expect(try CameraRawSettings.read(dir + "/a.tif").number("Exposure2012") == 1)
         FileManager.default.createFile(atPath: dir + "/none.jpg", contents: Data([0xFF, 0xD8, 0xFF, 0xD9]))
