@@ -91,6 +91,15 @@ struct LightroomXMPTests {
         #expect(rendered.stages.map(\.operation) == ["white-balance: {temp: 10656, tint: -20}"])
     }
 
+    @Test("tiff:Orientation: the turn from the photo's EXIF orientation to Lightroom's")
+    func orientation() throws {
+        for (xmp, exif, steps) in [(6, 1, ["rotate: 90"]), (1, 6, ["rotate: 270"]), (6, 6, []), (8, 6, ["rotate: 180"]),
+                                   (2, 1, ["flip: horizontal"]), (5, 1, ["rotate: 90", "flip: horizontal"]), (3, 8, ["rotate: 270"])] {
+            let t = try Self.translate(Self.xmp(attributes: "tiff:Orientation=\"\(xmp)\""), .init(photo: .rendered, exifOrientation: exif))
+            #expect(t.stages.map(\.operation) == steps, "XMP \(xmp) over EXIF \(exif)")
+        }
+    }
+
     @Test("a value that is not a number, or outside Camera Raw's range, names the file, the key and its line")
     func malformedValues() throws {
         for (attribute, words) in [(#"crs:Exposure2012="bright""#, ["Exposure2012", "not a number"]),
@@ -148,6 +157,21 @@ struct LightroomXMPTests {
         #expect(try CameraRawSettings.read(dir + "/a.tif").number("Exposure2012") == 1)
         FileManager.default.createFile(atPath: dir + "/none.jpg", contents: Data([0xFF, 0xD8, 0xFF, 0xD9]))
         #expect(throws: HistoryError.self) { try CameraRawSettings.read(dir + "/none.jpg") }
+    }
+
+    @Test("XMP that exiftool writes into a HEIC and a JPEG is read back", Requirement.tool("exiftool", "heif-enc"))
+    func embeddedByExiftool() throws {
+        let dir = TestPaths.temporaryDirectory("lightroom-exiftool").path
+        let heic = dir + "/a.heic", jpeg = dir + "/a.jpg"
+        #expect(try ExternalTool.run(try Requirement.path("heif-enc"), ["-q", "80", "-o", heic, TestPaths.samples.appendingPathComponent("kodim03.png").path]).status == 0)
+        try FileManager.default.copyItem(atPath: TestPaths.fixture("jpeg/pil_hopper.jpg"), toPath: jpeg)
+        for photo in [heic, jpeg] {
+            let r = try ExternalTool.run(try Requirement.path("exiftool"), ["-q", "-overwrite_original", "-XMP-crs:ProcessVersion=11.0",
+                                                                          "-XMP-crs:Exposure2012=+1.25", "-XMP-crs:Vibrance=-20", photo])
+            #expect(r.status == 0, "\(r.stderr)")
+            let settings = try CameraRawSettings.read(photo)
+            #expect(try settings.number("Exposure2012") == 1.25 && settings.number("Vibrance") == -20, "\(photo)")
+        }
     }
 
     /// Every key the tables of docs/lightroom.md translate, set away from its neutral value.

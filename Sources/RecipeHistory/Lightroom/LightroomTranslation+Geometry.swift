@@ -39,26 +39,53 @@ extension LightroomTranslation {
     var orientation: Int { Int((try? settings.number("tiff:Orientation")) ?? nil ?? Double(options.exifOrientation ?? 1)) }
 
     /// Lightroom writes the orientation it shows (tiff:Orientation); a photo turned in Lightroom
-    /// differs from its EXIF. Then the EXIF orientation is ignored and the XMP's applied.
+    /// differs from its EXIF. Photos are decoded upright by their EXIF orientation, so the turn
+    /// from that to the XMP's is added: the XMP's transform after the inverse of the EXIF's.
     mutating func translateOrientation() throws {
         guard let o = try settings.number("tiff:Orientation").map({ Int($0) }) else { return }
-        if o == (options.exifOrientation ?? 1) {
+        let exif = options.exifOrientation ?? 1
+        let turn = Self.matrix(o) * Self.matrix(exif).transposed
+        guard let k = (1...8).first(where: { Self.matrix($0) == turn }), k != 1 else {
             mark(["tiff:Orientation"], .neutral)
             return
         }
         mark(["tiff:Orientation"], .translated)
-        add("orient", "orient: none", keys: ["tiff:Orientation"], note: "Lightroom: tiff:Orientation \(o) replaces the photo's EXIF orientation")
-        let steps: [String] = switch o {
+        let steps: [String] = switch k {
         case 2: ["flip: horizontal"]
         case 3: ["rotate: 180"]
         case 4: ["flip: vertical"]
         case 5: ["rotate: 90", "flip: horizontal"]
         case 6: ["rotate: 90"]
         case 7: ["rotate: 270", "flip: horizontal"]
-        case 8: ["rotate: 270"]
-        default: []
+        default: ["rotate: 270"]
         }
-        for step in steps { add(step.hasPrefix("rotate") ? "turn" : "mirror", step, keys: ["tiff:Orientation"]) }
+        for step in steps {
+            add(step.hasPrefix("rotate") ? "turn" : "mirror", step, keys: ["tiff:Orientation"],
+                note: "Lightroom: tiff:Orientation \(o) where the photo's EXIF says \(exif)")
+        }
+    }
+
+    /// A 2×2 integer matrix (row-major) on centred coordinates, y down.
+    struct Matrix2: Equatable {
+        var a, b, c, d: Int
+        static func * (l: Matrix2, r: Matrix2) -> Matrix2 {
+            Matrix2(a: l.a * r.a + l.b * r.c, b: l.a * r.b + l.b * r.d, c: l.c * r.a + l.d * r.c, d: l.c * r.b + l.d * r.d)
+        }
+        var transposed: Matrix2 { Matrix2(a: a, b: c, c: b, d: d) }
+    }
+
+    /// Where EXIF orientation `o` takes a stored point (x, y) to be shown.
+    static func matrix(_ o: Int) -> Matrix2 {
+        switch o {
+        case 2: Matrix2(a: -1, b: 0, c: 0, d: 1)
+        case 3: Matrix2(a: -1, b: 0, c: 0, d: -1)
+        case 4: Matrix2(a: 1, b: 0, c: 0, d: -1)
+        case 5: Matrix2(a: 0, b: 1, c: 1, d: 0)
+        case 6: Matrix2(a: 0, b: -1, c: 1, d: 0)
+        case 7: Matrix2(a: 0, b: -1, c: -1, d: 0)
+        case 8: Matrix2(a: 0, b: 1, c: -1, d: 0)
+        default: Matrix2(a: 1, b: 0, c: 0, d: 1)
+        }
     }
 
     /// The crop rectangle (fractions of the stored frame, turned to the upright frame) after
