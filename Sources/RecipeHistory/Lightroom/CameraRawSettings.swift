@@ -31,7 +31,7 @@ public struct CameraRawSettings: Sendable {
             var document = CameraRawXMP.Document()
             for packet in packets {
                 for property in try CameraRawXMP.parse(packet, path: path).properties where document[property.key] == nil {
-                    document.properties.append(property)
+                    document.append(property)
                 }
             }
             return try CameraRawSettings(source: path, document: document, bytes: Array(packets.joined())).checked()

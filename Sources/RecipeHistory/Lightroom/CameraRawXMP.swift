@@ -58,8 +58,20 @@ public enum CameraRawXMP {
 
     /// The document's top-level properties, in document order.
     public struct Document: Sendable {
-        public var properties: [Property] = []
-        public subscript(_ key: String) -> Property? { properties.first { $0.key == key } }
+        public private(set) var properties: [Property] = []
+        /// Where each key is in `properties` (a translation looks up every key several times).
+        private var index: [String: Int] = [:]
+
+        public init() {}
+
+        public subscript(_ key: String) -> Property? { index[key].map { properties[$0] } }
+
+        /// Adds a property whose key is not there yet.
+        mutating func append(_ property: Property) {
+            precondition(index[property.key] == nil, "\(property.key) added twice")
+            index[property.key] = properties.count
+            properties.append(property)
+        }
     }
 
     /// Parses one XMP document (a sidecar, a preset or an embedded packet).
@@ -84,7 +96,7 @@ public enum CameraRawXMP {
                     }
                     continue
                 }
-                document.properties.append(property)
+                document.append(property)
             }
         }
         return document
