@@ -8,6 +8,21 @@ extension LightroomTranslation {
         "CorrectionReferenceX", "CorrectionReferenceY", "CorrectionID",
     ]
 
+    /// The local settings a stage renders, with Camera Raw's ranges (±1 for ±100 on the slider;
+    /// exposure in ±1 for ±4 stops, up to ±4 accepted).
+    static let localRanges: [String: ClosedRange<Double>] = {
+        var r: [String: ClosedRange<Double>] = [:]
+        for key in ["LocalContrast2012", "LocalHighlights2012", "LocalShadows2012", "LocalWhites2012", "LocalBlacks2012",
+                    "LocalClarity2012", "LocalTexture", "LocalSaturation", "LocalTemperature", "LocalTint", "LocalSharpness"] {
+            r[key] = -1...1
+        }
+        r["LocalExposure2012"] = -4...4
+        return r
+    }()
+
+    /// Local settings whose no-effect value is not 0.
+    static let localNeutral: [String: Double] = ["LocalCurveRefineSaturation": 100]
+
     mutating func translateLocal() throws {
         for (key, kind) in [("GradientBasedCorrections", "gradient"), ("CircularGradientBasedCorrections", "radial")] {
             guard let property = settings.document[key] else { continue }
@@ -33,8 +48,14 @@ extension LightroomTranslation {
                 }
                 var values: [String: Double] = [:]
                 for field in fields where !Self.correctionFields.contains(field.key) {
-                    guard let v = try localNumber(field.value, field.key, key, range: -4...4), v != 0 else { continue }
-                    values[field.key] = v
+                    if let range = Self.localRanges[field.key] {
+                        guard let v = try localNumber(field.value, field.key, key, range: range), v != 0 else { continue }
+                        values[field.key] = v
+                    } else if let text = field.value.text, let v = Double(text.hasPrefix("+") ? String(text.dropFirst()) : text),
+                              v != (Self.localNeutral[field.key] ?? 0) {
+                        // A setting no stage renders (LocalDehaze, LocalToningHue …): listed below.
+                        values[field.key] = v
+                    }
                 }
                 let stagesBefore = stages.count
                 let used = localStages(values, label: label, mask: mask, key: key)
