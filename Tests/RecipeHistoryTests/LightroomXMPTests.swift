@@ -154,6 +154,7 @@ struct LightroomXMPTests {
         func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
         func le32(_ v: Int) -> [UInt8] { le16(v & 0xFFFF) + le16(v >> 16) }
         let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + le32(8) + le16(1) + le16(700) + le16(1) + le32(rdf.count) + le32(26) + le32(0) + rdf
+            + [UInt8](repeating: 0, count: 9 << 20)   // image data: a photo past the XMP file limit is still read
         FileManager.default.createFile(atPath: dir + "/a.tif", contents: Data(tiff))
         #expect(try CameraRawSettings.read(dir + "/a.tif").number("Exposure2012") == 1)
         FileManager.default.createFile(atPath: dir + "/none.jpg", contents: Data([0xFF, 0xD8, 0xFF, 0xD9]))

@@ -1,3 +1,5 @@
+import RecipeCore
+
 /// The develop settings of one photo or preset as Lightroom and Camera Raw write them (the `crs:`
 /// namespace, process version 2012 and later), read from XMP, with typed access that checks each
 /// value against Camera Raw's own range.
@@ -22,8 +24,13 @@ public struct CameraRawSettings: Sendable {
 
     /// Reads an `.xmp` sidecar or preset, or the XMP a photo (JPEG, TIFF, DNG, HEIC) embeds.
     public static func read(_ path: String) throws -> CameraRawSettings {
-        let bytes = try Paths.readBytes(path, limit: CameraRawXMP.maxBytes + 1)
-        if bytes.count > CameraRawXMP.maxBytes {
+        // An .xmp is bounded by the XMP limit; a photo (a DNG is tens of MB, its tag 700 anywhere)
+        // is read whole, up to what a photo file may be.
+        let head: [UInt8]
+        do { head = try InputFile.prefix(path, count: 64) } catch { throw HistoryError(path, error.reason) }
+        let isXML = EmbeddedXMP.packets(in: head) == nil
+        let bytes = try Paths.readBytes(path, limit: isXML ? CameraRawXMP.maxBytes + 1 : maxPhotoBytes)
+        if isXML, bytes.count > CameraRawXMP.maxBytes {
             throw HistoryError(path, "over the \(CameraRawXMP.maxBytes >> 20) MiB an XMP file may have")
         }
         if let packets = EmbeddedXMP.packets(in: bytes) {
@@ -44,6 +51,9 @@ public struct CameraRawSettings: Sendable {
     public static func embeddedDocuments(in bytes: [UInt8], path: String) throws -> [CameraRawXMP.Document] {
         try (EmbeddedXMP.packets(in: bytes) ?? []).map { try CameraRawXMP.parse($0, path: path) }
     }
+
+    /// A photo whose embedded XMP is read may be this large (a medium-format raw is a few hundred MB).
+    public static let maxPhotoBytes = 1 << 30
 
     /// Parses XMP bytes (a sidecar's or a preset's).
     public static func parse(_ bytes: [UInt8], path: String) throws -> CameraRawSettings {
