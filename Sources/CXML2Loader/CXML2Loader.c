@@ -1,4 +1,4 @@
-/* Loads libxml2 when the first darktable sidecar is read (see CXML2Loader.h for why), as
+/* Loads libxml2 when the first darktable or Camera Raw XMP is read (see CXML2Loader.h for why), as
  * CHeifLoader loads libheif. */
 #include "CXML2Loader.h"
 #include "CLibraryLoader.h"
@@ -12,6 +12,7 @@ static const unsigned char *(*p_xmlTextReaderConstName)(rcp_xml_reader *);
 static const unsigned char *(*p_xmlTextReaderConstValue)(rcp_xml_reader *);
 static int (*p_xmlTextReaderMoveToNextAttribute)(rcp_xml_reader *);
 static int (*p_xmlTextReaderGetParserLineNumber)(rcp_xml_reader *);
+static int (*p_xmlTextReaderDepth)(rcp_xml_reader *);
 static void (*p_xmlFreeTextReader)(rcp_xml_reader *);
 /* A variable, not a function: "20914" for 2.9.14 (libxml2's globals.h). */
 static const char *const *p_xmlParserVersion;
@@ -25,6 +26,7 @@ static const rcp_symbol symbols[] = {
     RCP_SYMBOL(xmlTextReaderConstValue),
     RCP_SYMBOL(xmlTextReaderMoveToNextAttribute),
     RCP_SYMBOL(xmlTextReaderGetParserLineNumber),
+    RCP_SYMBOL(xmlTextReaderDepth),
     RCP_SYMBOL(xmlFreeTextReader),
     RCP_SYMBOL(xmlParserVersion),
     {0, 0},
@@ -51,4 +53,5 @@ const unsigned char *rcp_xml_name(rcp_xml_reader *reader) { return p_xmlTextRead
 const unsigned char *rcp_xml_value(rcp_xml_reader *reader) { return p_xmlTextReaderConstValue(reader); }
 int rcp_xml_next_attribute(rcp_xml_reader *reader) { return p_xmlTextReaderMoveToNextAttribute(reader); }
 int rcp_xml_line(rcp_xml_reader *reader) { return p_xmlTextReaderGetParserLineNumber(reader); }
+int rcp_xml_depth(rcp_xml_reader *reader) { return p_xmlTextReaderDepth(reader); }
 void rcp_xml_free_reader(rcp_xml_reader *reader) { p_xmlFreeTextReader(reader); }

@@ -32,6 +32,10 @@ package struct BatchRun {
     package var intent: RenderingIntent?
     package var fuse = true
     package var withSidecars = false
+    /// `--with-lightroom`: a photo without a recipe sidecar applies its Lightroom sidecar, translated.
+    package var withLightroom = false
+    /// `--select EXPR`: only the photos whose marks (rating, label, keywords) and EXIF match.
+    package var selection: String?
     package var onlyEdited = false
     package var force = false
     package var dryRun = false
@@ -67,6 +71,8 @@ package struct BatchRun {
         /// Whether the photo's own sidecar applies first (`--with-sidecars`). It is read again by the
         /// worker, not kept here: a sidecar may hold megabytes of embedded foreign data.
         var withSidecar = false
+        /// Whether the photo's Lightroom sidecar, translated, applies first (`--with-lightroom`).
+        var withLightroom = false
         var decision: Freshness.Decision?
         var sourceSHA256: String?
         /// Set when the photo cannot be rendered at all (a name clash, a broken sidecar).
@@ -117,8 +123,9 @@ package struct BatchRun {
             Console.warning("\(Paths.join(outputFolder, file)): \(count) line\(count == 1 ? "" : "s") not readable as records (a batch killed mid-write?); those outputs are rendered again")
         }
 
+        let selected = try select(photos)
         // A camera's RAW+JPEG pairs: one of each is rendered (`--pairs`), the other said so.
-        let (kept, leftOut) = RawPairs.select(photos, keep: pairs)
+        let (kept, leftOut) = RawPairs.select(selected, keep: pairs)
         let items = plan(kept)
         let pairedItems = plan(leftOut.map(\.photo))
         var report = BatchReport(json: json, mode: resolvedProgress, total: items.count + pairedItems.count, dryRun: dryRun)
@@ -258,6 +265,30 @@ package struct BatchRun {
         return settingsKey + chain.key
     }
 
+    /// The photos `--select` keeps; with `--dry-run` every photo left out is named with what the
+    /// selection saw, and the count is said either way (on stderr with `--json`).
+    func select(_ photos: [PhotoFile]) throws -> [PhotoFile] {
+        guard let selection else { return photos }
+        let expression: Selection
+        do { expression = try Selection(selection) } catch {
+            Console.error("\(error)")
+            throw CommandFailure.usage
+        }
+        func say(_ line: String) { if json { Console.printError(line) } else { print(line) } }
+        var kept: [PhotoFile] = []
+        for photo in photos {
+            let facts = PhotoFacts.read(photo.path, exif: expression.needsEXIF)
+            if expression.matches(facts) {
+                kept.append(photo)
+                if dryRun { say("selected: \(photo.relative) (\(facts.summary))") }
+            } else if dryRun {
+                say("not selected: \(photo.relative) (\(facts.summary))")
+            }
+        }
+        say("--select \(expression): \(kept.count) of \(photos.count) photo\(photos.count == 1 ? "" : "s") selected")
+        return kept
+    }
+
     /// Names every photo's output, keeps this shard's, finds name clashes and (with
     /// `--with-sidecars`) reads each photo's sidecar for its key.
     func plan(_ photos: [PhotoFile]) -> [Item] {
@@ -283,6 +314,16 @@ package struct BatchRun {
                 do {
                     item.recipeSHA256 = try Self.sidecarKey(Sidecar.load(sidecarPath), photo: photo.path, baseKey: baseKey)
                     item.withSidecar = true
+                } catch {
+                    item.problem = "\(error)"
+                }
+            }
+            if withLightroom, !item.withSidecar, item.problem == nil {
+                do {
+                    if let translated = try LightroomEdit.sidecar(forPhoto: photo.path) {
+                        item.recipeSHA256 = try Self.sidecarKey(translated, photo: photo.path, baseKey: baseKey)
+                        item.withLightroom = true
+                    }
                 } catch {
                     item.problem = "\(error)"
                 }

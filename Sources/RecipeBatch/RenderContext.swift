@@ -87,6 +87,10 @@ struct RenderContext: Sendable {
             item.recipeSHA256 = try BatchRun.sidecarKey(loaded, photo: photo, baseKey: baseKey)
             sidecar = loaded
         }
+        if item.withLightroom, let translated = try LightroomEdit.sidecar(forPhoto: photo) {
+            item.recipeSHA256 = try BatchRun.sidecarKey(translated, photo: photo, baseKey: baseKey)
+            sidecar = translated
+        }
         if let sidecar {
             if let bound = sidecar.checked.original, bound.sha256 != digest || bound.size != before.size {
                 throw HistoryError(sidecar.path, "was made for other bytes than \(Paths.name(of: photo))'s (sha256 \(bound.sha256.prefix(12))…, now \(digest.prefix(12))…): not applied; `recipe relink \(photo) --accept` binds it")

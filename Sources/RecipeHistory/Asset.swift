@@ -45,7 +45,7 @@ public struct Asset: Sendable {
     }
 
     /// Finds the photo's adjustment data: our sidecar first, then an Apple `.AAE`, then a
-    /// darktable `.xmp`.
+    /// darktable `.xmp` (Lightroom's settings are translated by `recipe import`, not found here).
     public func adjustmentData() throws -> AdjustmentData {
         if Paths.exists(sidecarPath) {
             let sidecar = try Sidecar.load(sidecarPath)
@@ -58,7 +58,8 @@ public struct Asset: Sendable {
         if let aae = AppleAdjustmentData.sidecar(forPhoto: photo) {
             return .apple(try ForeignEdit.read(aae), rendering: AppleAdjustmentData.rendering(forPhoto: photo))
         }
-        if let xmp = DarktableSidecar.sidecar(forPhoto: photo) {
+        // A Lightroom sidecar (`IMG_0001.xmp` too) is not darktable's: `recipe import` reads it.
+        if let xmp = DarktableSidecar.sidecar(forPhoto: photo), !LightroomImport.isCameraRaw(xmp) {
             return .darktable(try ForeignEdit.read(xmp))
         }
         return .none

@@ -18,13 +18,6 @@ public enum DarktableSidecar {
         return "\(number / 10000).\(number / 100 % 100).\(number % 100)"
     }
 
-    /// Why libxml2 cannot be used, or nil once it is loaded and initialised (`rcp_xml_load`, once
-    /// for the process: `apply` may read sidecars from its workers).
-    private static let loadProblem: String? = {
-        var message: UnsafePointer<CChar>?
-        return rcp_xml_load(&message) == 1 ? nil : message.map { String(cString: $0) } ?? "libxml2 cannot be loaded"
-    }()
-
     struct Reading {
         var version: String?
         var historyEnd: String?
@@ -35,19 +28,7 @@ public enum DarktableSidecar {
     /// Walks every element and its attributes. No network, no entity substitution, no DTD
     /// loading; libxml2's own messages are silenced (the error is reported here, with its line).
     static func scan(_ path: String, bytes: [UInt8]) throws -> Reading {
-        if let loadProblem { throw HistoryError(path, "cannot read darktable's XMP: \(loadProblem)") }
-        // The reader reads `bytes` in place, so it lives and dies inside the buffer's scope.
-        return try bytes.withUnsafeBufferPointer { buffer in
-            let options = Int32(RCP_XML_PARSE_NONET | RCP_XML_PARSE_NOERROR | RCP_XML_PARSE_NOWARNING)
-            let reader = buffer.baseAddress.flatMap { base in
-                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    rcp_xml_reader_for_memory($0, Int32(clamping: buffer.count), options)
-                }
-            }
-            guard let reader else { throw HistoryError(path, "not a readable XMP file (empty)") }
-            defer { rcp_xml_free_reader(reader) }
-            return try scan(path, reader)
-        }
+        try XMLTree.withReader(bytes, path: path, what: "darktable's XMP") { try scan(path, $0) }
     }
 
     private static func scan(_ path: String, _ reader: OpaquePointer) throws -> Reading {

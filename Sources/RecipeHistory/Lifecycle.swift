@@ -33,6 +33,9 @@ public enum Lifecycle {
             return sidecar
         case .none:
             report.lines.append("starting a new edit in \(Paths.name(of: asset.sidecarPath))")
+            if let xmp = LightroomImport.sidecar(forPhoto: asset.photo) {
+                report.lines.append("\(Paths.name(of: xmp)) holds Lightroom settings, not used by `edit`: `recipe import \(Paths.name(of: asset.photo))` translates them")
+            }
             return try Sidecar(path: asset.sidecarPath, original: asset.binding())
         case .apple(let edit, let found):
             guard let pixels = rendering ?? found else {

@@ -51,10 +51,11 @@ public struct Sidecar: Sendable {
         case unchecked
     }
 
-    /// A new sidecar with no stages.
-    public init(path: String, original: OriginalBinding) throws {
+    /// A new sidecar with no stages (and a note, when given).
+    public init(path: String, original: OriginalBinding, note: String? = nil) throws {
         self.path = path
-        let text = "format: \(RecipeFormat.identifier)\nversion: \(RecipeFormat.current)\n\(SidecarText.original(original))\nstages: []\n"
+        let noteLine = note.map { "note: \(SidecarText.scalar($0))\n" } ?? ""
+        let text = "format: \(RecipeFormat.identifier)\nversion: \(RecipeFormat.current)\n\(noteLine)\(SidecarText.original(original))\nstages: []\n"
         self.text = text
         self.checked = Sidecar.check(text, path: path)
         self.found = .absent

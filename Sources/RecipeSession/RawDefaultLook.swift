@@ -35,6 +35,12 @@ package enum RawDefaultLook {
       - sharpen: {amount: 0.3, sigma: 1px}
     """ + "\n"
 
+    /// Its stages after the develop, each as a stage's text (`vibrance: 0.1`, a curve on two lines):
+    /// what a translated Lightroom edit that writes its own `develop` keeps of the look.
+    package static var stagesAfterDevelop: [String] {
+        text.split(separator: "\n  - ").dropFirst(2).map { $0.hasSuffix("\n") ? String($0.dropLast()) : String($0) }
+    }
+
     /// The default look as a recipe of a render request.
     package static var recipe: RenderRequest.Recipe { RenderRequest.Recipe(path: name, text: text) }
 }

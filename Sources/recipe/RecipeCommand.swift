@@ -21,7 +21,7 @@ struct RecipeCommand: ParsableCommand {
         abstract: "Render photos through hand-written edit recipes; originals are never modified.",
         discussion: ExitStatus.help,
         version: RecipeVersion.string,
-        subcommands: [Preview.self, Render.self, Apply.self, Edit.self, Revert.self, History.self, Relink.self, Info.self, Check.self, Fmt.self, Explain.self, Ops.self, Migrate.self, Schema.self, Diff.self, MergeFile.self])
+        subcommands: [Preview.self, Render.self, Apply.self, Edit.self, Import.self, Revert.self, History.self, Relink.self, Info.self, Check.self, Fmt.self, Explain.self, Ops.self, Migrate.self, Schema.self, Diff.self, MergeFile.self])
 
     static func main() {
         TemporaryFiles.installSignalCleanup()

@@ -1,12 +1,13 @@
 #ifndef RECIPE_CXML2LOADER_H
 #define RECIPE_CXML2LOADER_H
 
-/* libxml2's pull reader (xmlTextReader), for darktable's XMP sidecars, loaded the first time a
+/* libxml2's pull reader (xmlTextReader), for darktable's XMP sidecars and Camera Raw's settings
+ * (Lightroom sidecars, presets, XMP embedded in photos), loaded the first time a
  * sidecar is read rather than at every start: linking libxml2 (and the ICU it brings) costs each
  * process about 0.5 ms before main (an empty C program that already links libstdc++: 2.7 → 3.2 ms
  * with -lxml2), for a reader only `edit` and `apply` on darktable sidecars use.
  *
- * These are the nine libxml2 calls recipe makes, under names of our own (so nothing in libxml2
+ * These are the ten libxml2 calls recipe makes, under names of our own (so nothing in libxml2
  * binds to them), declared here with libxml2's ABI: no libxml2 header is needed to build. */
 
 /* libxml2's xmlTextReader, opaque. */
@@ -19,7 +20,12 @@ enum {
     RCP_XML_PARSE_NOWARNING = 1 << 6,
     RCP_XML_PARSE_NONET = 1 << 11,
 };
-enum { RCP_XML_READER_TYPE_ELEMENT = 1 };
+enum {
+    RCP_XML_READER_TYPE_ELEMENT = 1,
+    RCP_XML_READER_TYPE_TEXT = 3,
+    RCP_XML_READER_TYPE_CDATA = 4,
+    RCP_XML_READER_TYPE_END_ELEMENT = 15,
+};
 
 /* Loads libxml2.so.2 and its functions, and initialises the parser, once (thread-safe); 1 when
  * they are there, else 0 with *message (when given) saying why. Call before the others. */
@@ -43,6 +49,9 @@ const unsigned char *rcp_xml_value(rcp_xml_reader *reader);
 int rcp_xml_next_attribute(rcp_xml_reader *reader);
 /* xmlTextReaderGetParserLineNumber. */
 int rcp_xml_line(rcp_xml_reader *reader);
+/* xmlTextReaderDepth: the current node's depth (the root element is 0), -1 on an error. The
+ * Camera Raw reader keeps its own element stack by it and refuses deep nesting. */
+int rcp_xml_depth(rcp_xml_reader *reader);
 /* xmlFreeTextReader. */
 void rcp_xml_free_reader(rcp_xml_reader *reader);
 

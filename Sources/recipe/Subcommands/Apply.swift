@@ -80,6 +80,12 @@ struct Apply: ParsableCommand {
     @Flag(help: "Apply each photo's own sidecar (PHOTO.recipe.yaml) first, then the recipes given.")
     var withSidecars = false
 
+    @Flag(help: "Apply each photo's Lightroom sidecar (IMG_0001.xmp or IMG_0001.CR2.xmp), translated as `recipe import` does; a recipe sidecar (with --with-sidecars) comes first.")
+    var withLightroom = false
+
+    @Option(help: ArgumentHelp("Only the photos whose XMP marks and EXIF match, e.g. 'rating >= 3 and label == red and not rejected', 'keyword == wedding', 'date >= 2024-06 and camera ~ \"EOS R5\"' (--dry-run lists what each photo has).", valueName: "expr"))
+    var select: String?
+
     @Flag(help: "Only photos that have a sidecar.")
     var onlyEdited = false
 
@@ -133,8 +139,8 @@ struct Apply: ParsableCommand {
         _ = try parseOverrides(overrides)
         let (recipes, paths) = split()
         guard !paths.isEmpty else { throw ValidationError("give the photos or folders to apply the recipes to") }
-        guard !recipes.isEmpty || withSidecars else {
-            throw ValidationError("give a recipe (NAME.recipe.yaml or --recipe FILE), or --with-sidecars to apply each photo's own edit")
+        guard !recipes.isEmpty || withSidecars || withLightroom else {
+            throw ValidationError("give a recipe (NAME.recipe.yaml or --recipe FILE), or --with-sidecars (or --with-lightroom) to apply each photo's own edit")
         }
     }
 
@@ -181,6 +187,8 @@ struct Apply: ParsableCommand {
         batch.intent = encoding.intent
         batch.fuse = !noFuse
         batch.withSidecars = withSidecars
+        batch.withLightroom = withLightroom
+        batch.selection = select
         batch.onlyEdited = onlyEdited
         batch.pairs = pairs
         batch.force = force
