@@ -16,11 +16,22 @@ extension LightroomTranslation {
         } else {
             mark(sharpKeys, .neutral)
         }
-        // Noise reduction waits for the denoise stage; at 0 its detail sliders do nothing.
-        if try settings.number("LuminanceSmoothing") ?? 0 == 0 {
+        // Noise reduction onto `denoise`: LuminanceSmoothing 50 is luma strength 1 and
+        // ColorNoiseReduction 25 (Camera Raw's default for raws) chroma strength 1, the luma's
+        // Detail (default 50) the share of it put back (/200: 0.25). Approximate: Adobe's
+        // algorithm and scales are not published. Its contrast and the colour's detail and
+        // smoothness have no counterpart; at no luma or colour smoothing they do nothing.
+        let luma = try take("LuminanceSmoothing") ?? 0, chroma = try take("ColorNoiseReduction") ?? 0
+        if luma > 0 || chroma > 0 {
+            let keys = ["LuminanceSmoothing", "ColorNoiseReduction"] + (luma > 0 ? ["LuminanceNoiseReductionDetail"] : [])
+            let detail = luma > 0 ? try read("LuminanceNoiseReductionDetail") ?? 50 : 0
+            add("denoise", "denoise: {luma: \(n(min(4, luma / 50))), chroma: \(n(min(4, chroma / 25))), detail: \(n(min(1, detail / 200)))}",
+                keys: keys)
+        }
+        if luma == 0 {
             mark(["LuminanceNoiseReductionDetail", "LuminanceNoiseReductionContrast"], .neutral)
         }
-        if try settings.number("ColorNoiseReduction") ?? 0 == 0 {
+        if chroma == 0 {
             mark(["ColorNoiseReductionDetail", "ColorNoiseReductionSmoothness"], .neutral)
         }
     }

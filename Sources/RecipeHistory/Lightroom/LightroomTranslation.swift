@@ -112,11 +112,9 @@ public struct LightroomTranslation: Sendable {
 
     static let reasons: [String: String] = [
         "Dehaze": "no haze-removal stage (contrast and saturation would only imitate it)",
-        "LuminanceSmoothing": "noise reduction: maps to `denoise` (luma = LuminanceSmoothing/100) once that stage exists",
-        "ColorNoiseReduction": "noise reduction: maps to `denoise` (chroma = ColorNoiseReduction/100) once that stage exists",
-        "LuminanceNoiseReduction": "noise reduction detail: for `denoise`, once that stage exists",
-        "ColorNoiseReductionDetail": "noise reduction detail: for `denoise`, once that stage exists",
-        "ColorNoiseReductionSmoothness": "noise reduction detail: for `denoise`, once that stage exists",
+        "LuminanceNoiseReduction": "noise reduction contrast: `denoise` has no counterpart",
+        "ColorNoiseReductionDetail": "colour noise reduction detail: `denoise` has no counterpart",
+        "ColorNoiseReductionSmoothness": "colour noise reduction smoothness: `denoise` has no counterpart",
         "Grain": "no grain stage",
         "Defringe": "no defringe stage (lens TCA correction is another thing)",
         "Perspective": "no perspective (keystone) stage",
