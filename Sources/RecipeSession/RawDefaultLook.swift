@@ -25,7 +25,7 @@ package enum RawDefaultLook {
     # `develop` stage of its own (raw-neutral, raw-look) replaces all of it. On a JPEG the develop is
     # ignored and the rest applies.
     format: dev.recipe.edit
-    version: 1.4
+    version: 1.5
     note: the default look of a camera raw file
     stages:
       - develop: {white-balance: as-shot, demosaic: directional, highlights: clip, exposure: 0}
