@@ -74,7 +74,7 @@ let package = Package(
         // look-up (its header only at build time: Debian's liblensfun-dev).
         .target(name: "CLensfunLoader", dependencies: ["CLibraryLoader"]),
         // recipe's own Bayer demosaic, strip by strip (see its header for why not LibRaw's).
-        .target(name: "CDemosaic", cSettings: [.unsafeFlags(["-O3"])]),
+        .target(name: "CDemosaic", cSettings: [.unsafeFlags(["-O3", "-fno-math-errno", "-ffp-contract=off"])]),
         // setjmp/longjmp traps: Swift cannot longjmp, so these few calls stay in C.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
