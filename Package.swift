@@ -175,7 +175,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["RecipeCore"], path: "Tests/TestSupport"),
         .testTarget(name: "RecipeCoreTests", dependencies: ["RecipeCore", "TestSupport"]),
         .testTarget(name: "RecipeKernelsTests", dependencies: ["RecipeKernels", "TestSupport"]),
-        .testTarget(name: "RecipeCodecsTests", dependencies: ["RecipeCodecs", "CDemosaic", "TestSupport"]),
+        .testTarget(name: "RecipeCodecsTests", dependencies: ["RecipeCodecs", "CDemosaic", "CRawLoader", "TestSupport"]),
         .testTarget(name: "RecipeLensTests", dependencies: ["RecipeLens", "RecipeCodecs", "RecipeKernels", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "RecipeColorTests", dependencies: ["RecipeColor", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(

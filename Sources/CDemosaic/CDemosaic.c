@@ -123,6 +123,32 @@ int rcp_bayer_rows_isa(const rcp_bayer *b, int y0, int y1, uint16_t *out, size_t
     return isa;
 }
 
+_Thread_local int rcp_demosaic_ran = -1;
+
+int rcp_demosaic_last_isa(void) { return rcp_demosaic_ran; }
+
+int rcp_median3x3_isa(const float *src, float *dst, int width, int height, int isa) {
+    if (!rcp_demosaic_isa_supported(isa) || width < 3 || height < 3) return -1;
+    void (*median) RCP_MEDIAN_PARAMS = rcp_median_differences_plain;
+#if defined(__x86_64__)
+    if (isa == RCP_ISA_AVX2) median = rcp_median_differences_avx2;
+    else if (isa == RCP_ISA_AVX512) median = rcp_median_differences_avx512;
+#endif
+    const size_t n = (size_t)width * height;
+    float *planes = calloc(3 * n + 3 * (size_t)width, sizeof(float));
+    if (!planes) return -1;
+    memcpy(planes, src, n * sizeof(float));
+    float *KR = planes, *KB = planes + n, *T = planes + 2 * n;
+    const int pattern[4] = {0, 1, 1, 2};
+    const rcp_grid grid = {width, height, 0, 0, pattern};
+    median(&grid, &KR, &KB, &T, planes + 3 * n, 1, 1);
+    memcpy(dst, src, n * sizeof(float));
+    for (int j = 1; j < height - 1; j++)
+        memcpy(dst + (size_t)j * width + 1, KR + (size_t)j * width + 1, (size_t)(width - 2) * sizeof(float));
+    free(planes);
+    return isa;
+}
+
 void rcp_bayer_rows(const rcp_bayer *b, int y0, int y1, uint16_t *out, size_t stride, float *scratch) {
     rcp_bayer_rows_isa(b, y0, y1, out, stride, scratch, rcp_demosaic_isa());
 }

@@ -40,17 +40,20 @@ static inline int rcp_mirror(int i, int n) {
 
 #define RCP_INLINE static inline __attribute__((always_inline))
 
+/* The width of the last pass this thread ran (rcp_demosaic_last_isa): each variant sets it. */
+extern _Thread_local int rcp_demosaic_ran;
+
 #if defined(__x86_64__)
 #define RCP_TARGET_AVX2 __attribute__((target("avx2")))
 #define RCP_TARGET_AVX512 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq"), min_vector_width(512)))
 /* `void name_plain params { name args; }` and its AVX2 and AVX-512 twins. */
-#define RCP_VARIANTS(name, params, args)                        \
-    void name##_plain params { name args; }                     \
-    RCP_TARGET_AVX2 void name##_avx2 params { name args; }      \
-    RCP_TARGET_AVX512 void name##_avx512 params { name args; }
+#define RCP_VARIANTS(name, params, args)                                                      \
+    void name##_plain params { rcp_demosaic_ran = RCP_ISA_PLAIN; name args; }                 \
+    RCP_TARGET_AVX2 void name##_avx2 params { rcp_demosaic_ran = RCP_ISA_AVX2; name args; }   \
+    RCP_TARGET_AVX512 void name##_avx512 params { rcp_demosaic_ran = RCP_ISA_AVX512; name args; }
 #define RCP_DECLARE(name, params) void name##_plain params; void name##_avx2 params; void name##_avx512 params;
 #else
-#define RCP_VARIANTS(name, params, args) void name##_plain params { name args; }
+#define RCP_VARIANTS(name, params, args) void name##_plain params { rcp_demosaic_ran = RCP_ISA_PLAIN; name args; }
 #define RCP_DECLARE(name, params) void name##_plain params;
 #endif
 

@@ -51,6 +51,7 @@ struct DemosaicISATests {
             guard rcp_bayer_rows_isa(&b, Int32(y), Int32(end), out + y * width * 3, width * 6, scratch, isa) == isa else { return nil }
             y = end
         }
+        #expect(rcp_demosaic_last_isa() == isa, "the passes run were not the ones asked for")
         withExtendedLifetime(decoder) {}
         return (Array(UnsafeBufferPointer(start: out, count: width * height * 3)), Array(UnsafeBufferPointer(start: scratch, count: count)))
     }
@@ -74,6 +75,31 @@ struct DemosaicISATests {
 
     @Test("AVX-512 gives the plain build's samples and floats exactly", .enabled(if: rcp_demosaic_isa_supported(Int32(RCP_ISA_AVX512)) == 1))
     func avx512() throws { try compare(Int32(RCP_ISA_AVX512), "AVX-512") }
+
+    @Test("the median of every 3 × 3 window is the fifth of its nine values sorted, at every width the CPU has")
+    func median() throws {
+        let (width, height) = (67, 23)
+        // Ties, both zeros and a spread of values, from a fixed sequence.
+        var random = SplitMix64(seed: 57)
+        let choices: [Float] = [-1, -0.0, 0, 0.25, 0.25, 1, 3]
+        let src = (0..<width * height).map { _ in
+            let r = random.next()
+            return r % 3 == 0 ? choices[Int((r >> 8) % UInt64(choices.count))] : Float(r >> 40) / Float(1 << 24) - 0.5
+        }
+        for isa in [RCP_ISA_PLAIN, RCP_ISA_AVX2, RCP_ISA_AVX512].map(Int32.init) where rcp_demosaic_isa_supported(isa) == 1 {
+            var dst = [Float](repeating: .nan, count: width * height)
+            #expect(rcp_median3x3_isa(src, &dst, Int32(width), Int32(height), isa) == isa)
+            var wrong = 0
+            for y in 0..<height {
+                for x in 0..<width {
+                    let inside = y > 0 && y < height - 1 && x > 0 && x < width - 1
+                    let expected = inside ? (-1...1).flatMap { dy in (-1...1).map { src[(y + dy) * width + x + $0] } }.sorted()[4] : src[y * width + x]
+                    if dst[y * width + x] != expected { wrong += 1 }
+                }
+            }
+            #expect(wrong == 0, "ISA \(isa): \(wrong) of \(width * height) samples are not their window's median")
+        }
+    }
 
     @Test("a width the CPU lacks is refused, nothing written; the chosen one is the widest it has")
     func refused() {

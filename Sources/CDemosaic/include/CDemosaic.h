@@ -53,6 +53,16 @@ int rcp_demosaic_isa(void);
  * does not run it. For the tests that hold every width to the plain one. */
 int rcp_bayer_rows_isa(const rcp_bayer *b, int y0, int y1, uint16_t *out, size_t stride, float *scratch, int isa);
 
+/* The width of the passes this thread ran last (−1: none yet): what a forced or chosen width
+ * really ran, for the tests. */
+int rcp_demosaic_last_isa(void);
+
+/* The demosaic's 3 × 3 median (Median.c) of the plane `src` (width × height floats, rows after
+ * one another) into `dst` on the passes of `isa`: each sample one row and column in from the edges
+ * the median of the nine around it, the edges copied. Returns `isa`, or −1 when the CPU does not
+ * run it. For the tests that hold the median to a sort. */
+int rcp_median3x3_isa(const float *src, float *dst, int width, int height, int isa);
+
 /* Half size: output row y of ((width + 1) / 2) pixels from mosaic rows 2y and 2y + 1, each 2×2
  * cell one pixel: the mean of its greens, and red and blue interpolated to the cell's centre from
  * the four samples of their colour around it (LibRaw's half-size mode takes the cell's own red and
