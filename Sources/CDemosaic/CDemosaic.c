@@ -119,7 +119,7 @@ int rcp_bayer_rows_isa(const rcp_bayer *b, int y0, int y1, uint16_t *out, size_t
      * refinement. They leave KR and KB in other planes than they found them. */
     k->median(&grid, &KR, &KB, &T, C, good + 1, MEDIAN_PASSES);
     /* 7. Output rows, decoded back to linear light (squared) (Output.c). */
-    k->output(&grid, PAD, rows, W, G, KR, KB, out, stride);
+    k->output(&grid, PAD, rows, W, F, G, KR, KB, out, stride);
     return isa;
 }
 

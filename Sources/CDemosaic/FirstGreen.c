@@ -81,8 +81,9 @@ RCP_INLINE void rcp_first_green RCP_FIRST_GREEN_PARAMS {
     for (int j = 0; j < h; j++) {
         float *d = D + (size_t)j * w, *gr = G + (size_t)j * w;
         const float *f = F + (size_t)j * w;
-        __builtin_memcpy(gr, f, (size_t)w * sizeof(float));
-        __builtin_memset(d, 0, (size_t)w * sizeof(float));
+        /* D and G are written at red and blue sites only, from row and column 4 in: every later
+         * pass reads them there and further in (green at green sites is F's; the other samples
+         * keep step 3's Gh and Gv, never read) */
         if (j < 4 || j >= h - 4) continue;
         const int first = COL(j, 4) == 1 ? 5 : 4;  /* the row's first red or blue site from 4 on */
         const float *sv = Sv + (size_t)j * w, *sh = Sh + (size_t)j * w;

@@ -7,10 +7,13 @@ RCP_INLINE void rcp_output_rows RCP_OUTPUT_PARAMS {
     const int w = g->w;
     for (int r = 0; r < rows; r++) {
         int j = r + pad;
-        const float *gr = G + (size_t)j * w + pad, *kr = KR + (size_t)j * w + pad, *kb = KB + (size_t)j * w + pad;
+        const float *f = F + (size_t)j * w + pad, *gs = G + (size_t)j * w + pad;
+        const float *kr = KR + (size_t)j * w + pad, *kb = KB + (size_t)j * w + pad;
+        const int green_parity = rcp_colour(g, j, pad) == 1 ? 0 : 1;  /* of visible column x */
         uint16_t *o = (uint16_t *)((char *)out + (size_t)r * stride);
         for (int x = 0; x < width; x++) {
-            float vr = gr[x] - kr[x], vg = gr[x], vb = gr[x] - kb[x];
+            float gr = (x & 1) == green_parity ? f[x] : gs[x];
+            float vr = gr - kr[x], vg = gr, vb = gr - kb[x];
             vr = vr < 0 ? 0 : vr > 1 ? 1 : vr;
             vg = vg < 0 ? 0 : vg > 1 ? 1 : vg;
             vb = vb < 0 ? 0 : vb > 1 ? 1 : vb;
@@ -21,4 +24,4 @@ RCP_INLINE void rcp_output_rows RCP_OUTPUT_PARAMS {
     }
 }
 
-RCP_VARIANTS(rcp_output_rows, RCP_OUTPUT_PARAMS, (g, pad, rows, width, G, KR, KB, out, stride))
+RCP_VARIANTS(rcp_output_rows, RCP_OUTPUT_PARAMS, (g, pad, rows, width, F, G, KR, KB, out, stride))

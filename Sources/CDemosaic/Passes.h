@@ -90,10 +90,11 @@ RCP_DECLARE(rcp_refine_green, RCP_REFINE_GREEN_PARAMS)
 #define RCP_MEDIAN_PARAMS (const rcp_grid *g, float **KR, float **KB, float **T, float *C, int m, int passes)
 RCP_DECLARE(rcp_median_differences, RCP_MEDIAN_PARAMS)
 
-/* Step 7 (Output.c): `rows` output rows from G, KR and KB (row PAD + r, column PAD + x of the
- * grid), decoded back to linear light (squared), 16-bit RGB. */
-#define RCP_OUTPUT_PARAMS (const rcp_grid *g, int pad, int rows, int width, const float *G, const float *KR, \
-                           const float *KB, uint16_t *out, size_t stride)
+/* Step 7 (Output.c): `rows` output rows from green (F at green sites, G at red and blue ones), KR
+ * and KB (row PAD + r, column PAD + x of the grid), decoded back to linear light (squared),
+ * 16-bit RGB. */
+#define RCP_OUTPUT_PARAMS (const rcp_grid *g, int pad, int rows, int width, const float *F, const float *G, \
+                           const float *KR, const float *KB, uint16_t *out, size_t stride)
 RCP_DECLARE(rcp_output_rows, RCP_OUTPUT_PARAMS)
 
 #endif
