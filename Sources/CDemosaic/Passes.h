@@ -97,4 +97,8 @@ RCP_DECLARE(rcp_median_differences, RCP_MEDIAN_PARAMS)
                            const float *KR, const float *KB, uint16_t *out, size_t stride)
 RCP_DECLARE(rcp_output_rows, RCP_OUTPUT_PARAMS)
 
+/* The half size (HalfSize.c): rcp_bayer_half_rows on one width. */
+#define RCP_HALF_PARAMS (const rcp_bayer *b, int y0, int y1, uint16_t *out, size_t stride)
+RCP_DECLARE(rcp_half_rows, RCP_HALF_PARAMS)
+
 #endif

@@ -19,7 +19,9 @@ public final class DemosaicStage: RowSource {
     public let width: Int, height: Int
     public let format = PixelFormat(.rgb, .uint16)
     private var bayer: rcp_bayer
-    private let block: UnsafeMutableRawPointer
+    /// The full demosaic's block of rows (read through a margin, so made a block at a time); none
+    /// for the half size, which writes into the caller's buffer.
+    private let block: UnsafeMutableRawPointer?
     private let scratch: UnsafeMutablePointer<Float>?
     private var blockRange = 0..<0
     private var nextRow = 0
@@ -33,12 +35,12 @@ public final class DemosaicStage: RowSource {
         self.owner = owner
         bayer = Self.bayer(develop.mosaic, multipliers: develop.multipliers)
         (width, height) = (develop.width, develop.height)
-        block = UnsafeMutableRawPointer.allocate(byteCount: width * 6 * Self.blockRows, alignment: 64)
+        block = develop.half ? nil : UnsafeMutableRawPointer.allocate(byteCount: width * 6 * Self.blockRows, alignment: 64)
         scratch = develop.half ? nil : UnsafeMutablePointer<Float>.allocate(capacity: rcp_bayer_scratch(Int32(width), Int32(Self.blockRows)))
     }
 
     deinit {
-        block.deallocate()
+        block?.deallocate()
         scratch?.deallocate()
     }
 
@@ -50,9 +52,9 @@ public final class DemosaicStage: RowSource {
     }
 
     /// What the stage holds beside the mosaic: a block of rows and the demosaic's scratch for it,
-    /// for rows `width` pixels wide.
+    /// for rows `width` pixels wide (nothing for the half size).
     public static func bytes(width: Int, half: Bool) -> Int {
-        width * 6 * blockRows + (half ? 0 : rcp_bayer_scratch(Int32(width), Int32(blockRows)) * 4)
+        half ? 0 : width * 6 * blockRows + rcp_bayer_scratch(Int32(width), Int32(blockRows)) * 4
     }
 
     /// The demosaic's view of the mosaic, white balanced by `m` (R, G, B): each position's samples
@@ -78,19 +80,22 @@ public final class DemosaicStage: RowSource {
             return 0
         }
         let rowBytes = width * 6
-        if !blockRange.contains(nextRow) {
-            let end = min(height, nextRow + Self.blockRows)
-            let rows = block.assumingMemoryBound(to: UInt16.self)
-            if develop.half {
-                rcp_bayer_half_rows(&bayer, Int32(nextRow), Int32(end), rows, rowBytes)
-            } else {
-                rcp_bayer_rows(&bayer, Int32(nextRow), Int32(end), rows, rowBytes, scratch!)
+        let n: Int
+        if develop.half {
+            // No margin to read around: the cells go straight into the buffer, any rows at a time.
+            n = min(buffer.rowCapacity, height - nextRow)
+            rcp_bayer_half_rows(&bayer, Int32(nextRow), Int32(nextRow + n), buffer.baseAddress.assumingMemoryBound(to: UInt16.self),
+                                buffer.rowStride)
+        } else {
+            if !blockRange.contains(nextRow) {
+                let end = min(height, nextRow + Self.blockRows)
+                rcp_bayer_rows(&bayer, Int32(nextRow), Int32(end), block!.assumingMemoryBound(to: UInt16.self), rowBytes, scratch!)
+                blockRange = nextRow..<end
             }
-            blockRange = nextRow..<end
-        }
-        let n = min(buffer.rowCapacity, blockRange.upperBound - nextRow)
-        for r in 0..<n {
-            buffer.row(r).copyMemory(from: block + (nextRow - blockRange.lowerBound + r) * rowBytes, byteCount: rowBytes)
+            n = min(buffer.rowCapacity, blockRange.upperBound - nextRow)
+            for r in 0..<n {
+                buffer.row(r).copyMemory(from: block! + (nextRow - blockRange.lowerBound + r) * rowBytes, byteCount: rowBytes)
+            }
         }
         buffer.rowCount = n
         buffer.originY = nextRow

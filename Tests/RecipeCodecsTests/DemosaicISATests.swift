@@ -7,7 +7,8 @@ import TestSupport
 
 /// The directional demosaic's vector widths (`Sources/CDemosaic`, one source compiled plain, for
 /// AVX2 and for AVX-512, picked at run time): each forced in turn on real mosaics and held to the
-/// plain build exactly, every output sample and every float of the demosaic's working planes. A
+/// plain build exactly, every output sample and every float of the demosaic's working planes, and
+/// every sample of the half size. A
 /// width this CPU lacks is not run here (the test says so in its name's trait).
 @Suite("The demosaic's vector widths against the plain build")
 struct DemosaicISATests {
@@ -18,12 +19,16 @@ struct DemosaicISATests {
             + TestPaths.corpusFiles("raw", extensions: ["dng"])
     }
 
-    /// The rows of `path`'s mosaic demosaiced by the passes of `isa` in blocks of `rows`, and the
-    /// demosaic's scratch (zeroed first) as the last block left it; nil when the CPU lacks `isa`.
-    static func develop(_ path: String, isa: Int32, rows: Int) throws -> (out: [UInt16], scratch: [Float])? {
+    /// `path`'s decoder, started, and its mosaic (valid while the decoder lives).
+    static func mosaic(_ path: String) throws -> (RawDecoder, RawMosaic) {
         let decoder = try RawDecoder(path: path, options: DecodeOptions())
         try decoder.start(scaleDenominator: 1)
-        let mosaic = try #require(decoder.undeveloped?.mosaic, "\(path): not developed by the demosaic stage")
+        return (decoder, try #require(decoder.undeveloped?.mosaic, "\(path): not developed by the demosaic stage"))
+    }
+
+    /// The demosaic's view of `mosaic`, with multipliers above 1 for red and blue, so that bright
+    /// samples clip as they do in a develop.
+    static func bayer(_ mosaic: RawMosaic) -> rcp_bayer {
         var b = rcp_bayer()
         b.raw = mosaic.samples
         b.raw_pitch = Int32(mosaic.pitch)
@@ -31,10 +36,17 @@ struct DemosaicISATests {
         let p = mosaic.pattern.map(Int32.init), black = mosaic.black
         b.pattern = (p[0], p[1], p[2], p[3])
         b.black = (black[0], black[1], black[2], black[3])
-        // Multipliers above 1 for red and blue, so bright samples clip as they do in a develop.
         let m: [Float] = [2.1, 1, 1.6]
         let s = (0..<4).map { m[mosaic.pattern[$0]] / (mosaic.maximum - black[$0]) }
         b.scale = (s[0], s[1], s[2], s[3])
+        return b
+    }
+
+    /// The rows of `path`'s mosaic demosaiced by the passes of `isa` in blocks of `rows`, and the
+    /// demosaic's scratch (zeroed first) as the last block left it; nil when the CPU lacks `isa`.
+    static func develop(_ path: String, isa: Int32, rows: Int) throws -> (out: [UInt16], scratch: [Float])? {
+        let (decoder, mosaic) = try Self.mosaic(path)
+        var b = Self.bayer(mosaic)
         let (width, height) = (mosaic.width, mosaic.height)
         let count = rcp_bayer_scratch(Int32(width), Int32(rows))
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: count)
@@ -56,8 +68,30 @@ struct DemosaicISATests {
         return (Array(UnsafeBufferPointer(start: out, count: width * height * 3)), Array(UnsafeBufferPointer(start: scratch, count: count)))
     }
 
+    /// The half size of `path`'s mosaic on the loops of `isa`, in blocks of 37 rows.
+    static func half(_ path: String, isa: Int32) throws -> [UInt16] {
+        let (decoder, mosaic) = try Self.mosaic(path)
+        var b = Self.bayer(mosaic)
+        let (width, height) = ((mosaic.width + 1) / 2, (mosaic.height + 1) / 2)
+        var out = [UInt16](repeating: 0, count: width * height * 3)
+        var y = 0
+        while y < height {
+            let end = min(height, y + 37)
+            let done = out.withUnsafeMutableBufferPointer { o in
+                rcp_bayer_half_rows_isa(&b, Int32(y), Int32(end), o.baseAddress! + y * width * 3, width * 6, isa)
+            }
+            #expect(done == isa)
+            y = end
+        }
+        withExtendedLifetime(decoder) {}
+        return out
+    }
+
     func compare(_ isa: Int32, _ name: String) throws {
         for path in Self.mosaics {
+            let halfPlain = try Self.half(path, isa: Int32(RCP_ISA_PLAIN)), halfWide = try Self.half(path, isa: isa)
+            let halfDiffering = zip(halfPlain, halfWide).filter { $0 != $1 }.count
+            #expect(halfDiffering == 0, "\(path), \(name), half size: \(halfDiffering) samples differ from the plain build")
             for rows in [96, 37] {
                 let plain = try #require(try Self.develop(path, isa: Int32(RCP_ISA_PLAIN), rows: rows))
                 let wide = try #require(try Self.develop(path, isa: isa, rows: rows), "\(name) not run")

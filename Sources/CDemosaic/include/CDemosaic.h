@@ -69,4 +69,8 @@ int rcp_median3x3_isa(const float *src, float *dst, int width, int height, int i
  * blue, half a sample off: the planes then do not line up). For display sizes. */
 void rcp_bayer_half_rows(const rcp_bayer *b, int y0, int y1, uint16_t *out, size_t stride);
 
+/* rcp_bayer_half_rows on the loops of one width; returns `isa`, or −1 (nothing written) when this
+ * CPU does not run it. */
+int rcp_bayer_half_rows_isa(const rcp_bayer *b, int y0, int y1, uint16_t *out, size_t stride, int isa);
+
 #endif
