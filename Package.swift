@@ -74,7 +74,7 @@ let package = Package(
         // look-up (its header only at build time: Debian's liblensfun-dev).
         .target(name: "CLensfunLoader", dependencies: ["CLibraryLoader"]),
         // recipe's own Bayer demosaic, strip by strip (see its header for why not LibRaw's).
-        .target(name: "CDemosaic", cSettings: [.unsafeFlags(["-O3"])]),
+        .target(name: "CDemosaic", cSettings: [.unsafeFlags(["-O3", "-fno-math-errno", "-ffp-contract=off"])]),
         // Noise reduction: the plane denoiser, the raw develop's denoise and the noise model's
         // estimate (-O3 like the demosaic: the debug build's tests run it on real photos).
         .target(name: "CDenoise", cSettings: [.unsafeFlags(["-O3"])]),
@@ -178,7 +178,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["RecipeCore"], path: "Tests/TestSupport"),
         .testTarget(name: "RecipeCoreTests", dependencies: ["RecipeCore", "TestSupport"]),
         .testTarget(name: "RecipeKernelsTests", dependencies: ["RecipeKernels", "TestSupport"]),
-        .testTarget(name: "RecipeCodecsTests", dependencies: ["RecipeCodecs", "CDemosaic", "TestSupport"]),
+        .testTarget(name: "RecipeCodecsTests", dependencies: ["RecipeCodecs", "CDemosaic", "CRawLoader", "TestSupport"]),
         .testTarget(name: "RecipeLensTests", dependencies: ["RecipeLens", "RecipeCodecs", "RecipeKernels", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "RecipeColorTests", dependencies: ["RecipeColor", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(

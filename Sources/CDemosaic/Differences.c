@@ -2,9 +2,7 @@
  * the four neighbours' (the two along the row are one colour, the two across it the other). */
 #include "Passes.h"
 
-#include <stddef.h>
-
-void rcp_differences(const rcp_grid *g, const float *D, const float *E, float *KR, float *KB, int m) {
+RCP_INLINE void rcp_differences RCP_DIFFERENCES_PARAMS {
     const int w = g->w, h = g->h;
     const size_t w1 = (size_t)w;
     for (int j = m; j < h - m; j++) {
@@ -15,13 +13,19 @@ void rcp_differences(const rcp_grid *g, const float *D, const float *E, float *K
         /* along the row: D's colour on a red row is red (D = G − R), across it blue; and the reverse */
         const float *along = red_row ? d : e, *across = red_row ? e : d;
         const float *along2 = red_row ? e : d, *across2 = red_row ? d : e;
+        /* at the row's red or blue sites: on a red row KR is D and KB is E; the reverse on a blue one */
+        const float *site_r = red_row ? d : e, *site_b = red_row ? e : d;
+        const int green_parity = c0 == 1 ? 0 : 1;
+        /* both values at every column and the one the column's colour needs kept: a select the
+         * compiler vectorises at every width (a branch per sample did not, on AArch64) */
         for (int i = m; i < w - m; i++) {
-            int c = (i & 1) ? c1 : c0;
-            if (c == 1) {
-                kr[i] = 0.25f * (along[i - 1] + along[i + 1] + across[i - w1] + across[i + w1]);
-                kb[i] = 0.25f * (along2[i - 1] + along2[i + 1] + across2[i - w1] + across2[i + w1]);
-            } else if (c == 0) { kr[i] = d[i]; kb[i] = e[i]; }
-            else { kr[i] = e[i]; kb[i] = d[i]; }
+            float at_green_r = 0.25f * (along[i - 1] + along[i + 1] + across[i - w1] + across[i + w1]);
+            float at_green_b = 0.25f * (along2[i - 1] + along2[i + 1] + across2[i - w1] + across2[i + w1]);
+            int green = (i & 1) == green_parity;
+            kr[i] = green ? at_green_r : site_r[i];
+            kb[i] = green ? at_green_b : site_b[i];
         }
     }
 }
+
+RCP_VARIANTS(rcp_differences, RCP_DIFFERENCES_PARAMS, (g, D, E, KR, KB, m))

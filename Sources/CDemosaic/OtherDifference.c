@@ -3,9 +3,7 @@
  * each diagonal neighbour, −1/32 each of the two beyond it on either side. */
 #include "Passes.h"
 
-#include <stddef.h>
-
-void rcp_other_difference(const rcp_grid *g, const float *D, float *E, int m) {
+RCP_INLINE void rcp_other_difference RCP_OTHER_DIFFERENCE_PARAMS {
     const int w = g->w, h = g->h;
     const size_t w1 = (size_t)w, w3 = 3 * w1;
     for (int j = m; j < h - m; j++) {
@@ -20,3 +18,5 @@ void rcp_other_difference(const rcp_grid *g, const float *D, float *E, int m) {
         }
     }
 }
+
+RCP_VARIANTS(rcp_other_difference, RCP_OTHER_DIFFERENCE_PARAMS, (g, D, E, m))

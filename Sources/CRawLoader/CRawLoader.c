@@ -6,12 +6,16 @@
  * Only this file sees LibRaw's types: Swift gets the flat rcp_raw_info and the developed image. */
 #include "CRawLoader.h"
 #include "CLibraryLoader.h"
+#include "DNGStrips.h"
 
 #include <libraw/libraw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 _Static_assert(RCP_RAW_FILE_UNSUPPORTED == LIBRAW_FILE_UNSUPPORTED, "LibRaw error code");
 _Static_assert(RCP_RAW_REQUEST_FOR_NONEXISTENT_IMAGE == LIBRAW_REQUEST_FOR_NONEXISTENT_IMAGE, "LibRaw error code");
@@ -66,6 +70,9 @@ struct rcp_raw {
     rcp_raw_problems problems;
     /* The file's bytes and zeros after them, for a file opened padded (LibRaw reads from it). */
     void *buffer;
+    /* The file's path (not for one opened padded), and the mosaic read from a DNG's strips. */
+    char *path;
+    uint16_t *strips;
 };
 
 /* LibRaw calls this for each data error while unpacking: offset -1 for an unexpected end of file. */
@@ -90,6 +97,11 @@ static rcp_raw *open_raw(const char *path, size_t pad, rcp_raw_info *info, int *
     if (!raw) { p_libraw_close(d); *code = LIBRAW_UNSUFFICIENT_MEMORY; return NULL; }
     raw->data = d;
     raw->problems.first_offset = -1;
+    if (pad == 0 && !(raw->path = strdup(path))) {
+        rcp_raw_close(raw);
+        *code = LIBRAW_UNSUFFICIENT_MEMORY;
+        return NULL;
+    }
     p_libraw_set_dataerror_handler(d, data_error, &raw->problems);
     int status;
     if (pad == 0) {
@@ -217,24 +229,101 @@ int rcp_raw_develop_image(rcp_raw *raw, const rcp_raw_develop *develop, rcp_raw_
     return status;
 }
 
+/* The mosaic of a DNG that LibRaw unpacks with packed_dng_load_raw, read from its strips instead
+ * (DNGStrips.c): the frame LibRaw's raw_image would hold, sample for sample. 0 when read; 1 when
+ * the file is not such a DNG, LibRaw would refuse it (its memory limit) or the read failed, and
+ * LibRaw's unpack is then the way. */
+static int unpack_strips(rcp_raw *raw, unsigned max_memory_mb) {
+    libraw_data_t *d = raw->data;
+    if (!raw->path || !d->idata.dng_version) return 1;
+    libraw_decoder_info_t decoder;
+    if (p_libraw_get_decoder_info(d, &decoder) != LIBRAW_SUCCESS || !decoder.decoder_name
+        || strncmp(decoder.decoder_name, "packed_dng_load_raw", 19) != 0)
+        return 1;
+    const int width = d->sizes.raw_width, height = d->sizes.raw_height;
+    if (width <= 0 || height <= 0 || width < d->sizes.width + d->sizes.left_margin || height < d->sizes.height + d->sizes.top_margin)
+        return 1;
+    /* LibRaw refuses a frame over its limit (rows + 8, 2 bytes a sample): it says so, not us */
+    unsigned limit = max_memory_mb ? max_memory_mb : d->params.max_raw_memory_mb;
+    if ((uint64_t)width * ((uint64_t)height + 8) * 2 > (uint64_t)limit * 1024 * 1024) return 1;
+    int fd = open(raw->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 1;
+    struct stat st;
+    rcp_dng_layout layout;
+    int status = 1;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
+        && rcp_dng_find_layout(fd, (uint64_t)st.st_size, width, height, &layout) == RCP_DNG_OK) {
+        uint16_t *frame = malloc((size_t)width * (size_t)height * 2);
+        /* LibRaw's linearisation table: the identity unless the DNG has a LinearizationTable */
+        const uint16_t *curve = d->color.curve;
+        int identity = 1;
+        for (int i = 0; i < 0x10000 && identity; i++) identity = curve[i] == i;
+        if (frame && rcp_dng_unpack(fd, &layout, identity ? NULL : curve, frame) == 0) {
+            free(raw->strips);
+            raw->strips = frame;
+            status = 0;
+        } else {
+            free(frame);
+        }
+    }
+    close(fd);
+    return status;
+}
+
+int rcp_raw_strips_layout(const char *path, int width, int height, int *bits) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return RCP_DNG_NOT_TIFF;
+    struct stat st;
+    rcp_dng_layout layout;
+    int status = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? rcp_dng_find_layout(fd, (uint64_t)st.st_size, width, height, &layout)
+                                                            : RCP_DNG_NOT_TIFF;
+    close(fd);
+    if (bits) *bits = status == RCP_DNG_OK ? layout.bits : 0;
+    return status;
+}
+
 int rcp_raw_unpack_mosaic(rcp_raw *raw, unsigned max_memory_mb, rcp_raw_mosaic *m, rcp_raw_problems *problems) {
+    const char *asked = getenv("RECIPE_RAW_UNPACK");
+    int reader = asked && strcmp(asked, "libraw") == 0 ? RCP_RAW_READER_LIBRAW : RCP_RAW_READER_ANY;
+    return rcp_raw_unpack_mosaic_by(raw, max_memory_mb, reader, m, problems);
+}
+
+int rcp_raw_unpack_mosaic_by(rcp_raw *raw, unsigned max_memory_mb, int reader, rcp_raw_mosaic *m, rcp_raw_problems *problems) {
     libraw_data_t *d = raw->data;
     memset(m, 0, sizeof *m);
     if (d->idata.filters < 1000 || d->idata.colors != 3 || d->idata.is_foveon) return 1;
     if (max_memory_mb) d->params.max_raw_memory_mb = max_memory_mb;
-    int status = p_libraw_unpack(d);
-    raw->problems.process_warnings = d->process_warnings;
-    *problems = raw->problems;
-    if (status != LIBRAW_SUCCESS) return status;
-    if (!d->rawdata.raw_image) return 1;
+    const uint16_t *frame = NULL;
+    int pitch = 0;
+    if (reader != RCP_RAW_READER_LIBRAW && unpack_strips(raw, max_memory_mb) == 0) {
+        /* identify's levels are the unpack's: packed_dng_load_raw and what LibRaw's unpack does
+         * after it change none of them for a DNG without masked areas (it moves the part the
+         * four cblack share into black, which leaves each sum below as it was) */
+        frame = raw->strips;
+        pitch = d->sizes.raw_width;
+        m->reader = RCP_RAW_READER_STRIPS;
+        *problems = raw->problems;
+    } else {
+        if (reader == RCP_RAW_READER_STRIPS) return 1;
+        int status = p_libraw_unpack(d);
+        raw->problems.process_warnings = d->process_warnings;
+        *problems = raw->problems;
+        if (status != LIBRAW_SUCCESS) return status;
+        if (!d->rawdata.raw_image) return 1;
+        frame = d->rawdata.raw_image;
+        pitch = (int)(d->rawdata.sizes.raw_pitch / 2);
+        if (pitch < d->sizes.raw_width) pitch = d->sizes.raw_width;
+        m->reader = RCP_RAW_READER_LIBRAW;
+    }
     const libraw_colordata_t *c = &d->color;
     /* A black level that varies beyond the 2×2 pattern (cblack[4] × cblack[5] larger than 2×2
      * in phase with it) is LibRaw's to apply. */
     unsigned bh = c->cblack[4], bw = c->cblack[5];
     if ((bh && bh != 1 && bh != 2) || (bw && bw != 1 && bw != 2)) return 1;
-    m->raw = d->rawdata.raw_image;
-    m->raw_pitch = (int)(d->rawdata.sizes.raw_pitch / 2);
-    if (m->raw_pitch < d->sizes.raw_width) m->raw_pitch = d->sizes.raw_width;
+    m->raw = frame;
+    m->raw_pitch = pitch;
+    m->frame_width = d->sizes.raw_width;
+    m->frame_height = d->sizes.raw_height;
     m->top = d->sizes.top_margin;
     m->left = d->sizes.left_margin;
     m->width = d->sizes.width;
@@ -290,5 +379,7 @@ void rcp_raw_close(rcp_raw *raw) {
     if (!raw) return;
     if (raw->data) p_libraw_close(raw->data);
     free(raw->buffer);
+    free(raw->path);
+    free(raw->strips);
     free(raw);
 }

@@ -21,7 +21,9 @@ public final class DemosaicStage: RowSource {
     private var bayer: rcp_bayer
     /// The denoise of the mosaic the demosaic reads through, when the develop asks for one.
     private let denoiser: MosaicDenoiser?
-    private let block: UnsafeMutableRawPointer
+    /// The full demosaic's block of rows (read through a margin, so made a block at a time); none
+    /// for the half size, which writes into the caller's buffer.
+    private let block: UnsafeMutableRawPointer?
     private let scratch: UnsafeMutablePointer<Float>?
     private var blockRange = 0..<0
     private var nextRow = 0
@@ -36,12 +38,12 @@ public final class DemosaicStage: RowSource {
         bayer = Self.bayer(develop.mosaic, multipliers: develop.multipliers)
         denoiser = develop.denoise.map { MosaicDenoiser(develop.mosaic, denoise: $0, rows: Self.mosaicRows(half: develop.half)) }
         (width, height) = (develop.width, develop.height)
-        block = UnsafeMutableRawPointer.allocate(byteCount: width * 6 * Self.blockRows, alignment: 64)
+        block = develop.half ? nil : UnsafeMutableRawPointer.allocate(byteCount: width * 6 * Self.blockRows, alignment: 64)
         scratch = develop.half ? nil : UnsafeMutablePointer<Float>.allocate(capacity: rcp_bayer_scratch(Int32(width), Int32(Self.blockRows)))
     }
 
     deinit {
-        block.deallocate()
+        block?.deallocate()
         scratch?.deallocate()
     }
 
@@ -53,16 +55,18 @@ public final class DemosaicStage: RowSource {
     }
 
     /// What the stage holds beside the mosaic: a block of rows and the demosaic's scratch for it,
-    /// for rows `width` pixels wide, and the denoise's window and planes when it denoises.
+    /// for rows `width` pixels wide (nothing for the half size), and the denoise's window and
+    /// planes when it denoises.
     public static func bytes(width: Int, half: Bool, denoise: Bool = false) -> Int {
-        width * 6 * blockRows + (half ? 0 : rcp_bayer_scratch(Int32(width), Int32(blockRows)) * 4)
+        (half ? 0 : width * 6 * blockRows + rcp_bayer_scratch(Int32(width), Int32(blockRows)) * 4)
             + (denoise ? MosaicDenoiser.bytes(width: half ? 2 * width : width, rows: mosaicRows(half: half)) : 0)
     }
 
     /// The demosaic's margin: the rows around a block it reads (CDemosaic's PAD, 22, and a cell).
     public static let margin = 24
 
-    /// The mosaic rows a block reads at most.
+    /// The mosaic rows a block reads at most (a half-size develop through the denoiser makes at
+    /// most `blockRows` rows at a time).
     public static func mosaicRows(half: Bool) -> Int { half ? 2 * blockRows + 2 : blockRows + 2 * margin }
 
     /// Points the demosaic at the denoiser's window holding the mosaic's rows `rows`.
@@ -96,21 +100,24 @@ public final class DemosaicStage: RowSource {
             return 0
         }
         let rowBytes = width * 6
-        if !blockRange.contains(nextRow) {
-            let end = min(height, nextRow + Self.blockRows)
-            let rows = block.assumingMemoryBound(to: UInt16.self)
-            if develop.half {
-                if let denoiser { point(denoiser, 2 * nextRow..<2 * end) }
-                rcp_bayer_half_rows(&bayer, Int32(nextRow), Int32(end), rows, rowBytes)
-            } else {
+        let n: Int
+        if develop.half {
+            // No margin to read around: the cells go straight into the buffer, any rows at a time.
+            n = min(buffer.rowCapacity, height - nextRow, denoiser == nil ? Int.max : Self.blockRows)
+            if let denoiser { point(denoiser, 2 * nextRow..<2 * (nextRow + n)) }
+            rcp_bayer_half_rows(&bayer, Int32(nextRow), Int32(nextRow + n), buffer.baseAddress.assumingMemoryBound(to: UInt16.self),
+                                buffer.rowStride)
+        } else {
+            if !blockRange.contains(nextRow) {
+                let end = min(height, nextRow + Self.blockRows)
                 if let denoiser { point(denoiser, nextRow - Self.margin..<end + Self.margin) }
-                rcp_bayer_rows(&bayer, Int32(nextRow), Int32(end), rows, rowBytes, scratch!)
+                rcp_bayer_rows(&bayer, Int32(nextRow), Int32(end), block!.assumingMemoryBound(to: UInt16.self), rowBytes, scratch!)
+                blockRange = nextRow..<end
             }
-            blockRange = nextRow..<end
-        }
-        let n = min(buffer.rowCapacity, blockRange.upperBound - nextRow)
-        for r in 0..<n {
-            buffer.row(r).copyMemory(from: block + (nextRow - blockRange.lowerBound + r) * rowBytes, byteCount: rowBytes)
+            n = min(buffer.rowCapacity, blockRange.upperBound - nextRow)
+            for r in 0..<n {
+                buffer.row(r).copyMemory(from: block! + (nextRow - blockRange.lowerBound + r) * rowBytes, byteCount: rowBytes)
+            }
         }
         buffer.rowCount = n
         buffer.originY = nextRow

@@ -2,7 +2,7 @@
 """Bayer-mosaic DNG test fixtures made from real sRGB photos, for recipe's camera-raw tests.
 
 Usage: make_bayer_dng.py INPUT.(png|jpg) OUTPUT.dng [--cfa RGGB|BGGR|GRBG|GBRG]
-       [--orientation 1|3|6|8] [--black 512] [--white 16383] [--bits 16]
+       [--orientation 1|3|6|8] [--black 512] [--white 16383] [--bits 10|12|14|16]
        [--make "Recipe Test"] [--model "Bayer Camera"] [--crop WxH+X+Y]
        [--exposure-time N/D] [--baseline-exposure N/D] [--gain EV]
        [--noise GAIN,FLOOR [--seed N]] [--iso N]
@@ -24,7 +24,8 @@ loses what the mosaic threw away.
   CalibrationIlluminant1 = 21 (D65); AsShotNeutral = NEUTRAL; BlackLevel (repeat dim 1x1) and
   WhiteLevel; CFARepeatPatternDim 2x2 and CFAPattern; PhotometricInterpretation 32803 (CFA);
   Make, Model, UniqueCameraModel ("Make Model"), Orientation, BaselineExposure 0; the mosaic as
-  one uncompressed strip (RowsPerStrip = height), little-endian. EXIF (ExposureTime 1/125,
+  one uncompressed strip (RowsPerStrip = height), little-endian; 10, 12 and 14 bits packed most
+  significant bit first, each row from a byte boundary (as DNG and LibRaw's reader have it). EXIF (ExposureTime 1/125,
   FNumber 5.6, ISO 200, FocalLength 50, DateTimeOriginal, ExifVersion 0230) goes in an EXIF IFD.
 - Mosaic value = black + round(camera * (white - black)), the CFA's channel per pixel, uint16.
 - --gain EV overexposes: the light reaching the sensor is the photo's times 2^EV, and each
@@ -121,6 +122,15 @@ def preview_jpeg(img, orientation, long_edge):
     return subprocess.run(["cjpeg", "-quality", "90"], input=ppm, capture_output=True, check=True).stdout, w // f, h // f
 
 
+def pack_rows(mosaic, bits):
+    """Samples of `bits` bits packed most significant bit first, each row padded to a whole byte
+    (pidng's own pack14 is not a bit packing, and its pack12 masks with 10 bits)."""
+    h, w = mosaic.shape
+    v = mosaic.astype(np.uint16)
+    planes = ((v[..., None] >> np.arange(bits - 1, -1, -1, dtype=np.uint16)) & 1).astype(np.uint8)
+    return np.packbits(planes.reshape(h, w * bits), axis=1)
+
+
 def point_preview_at(dng, offset):
     """Sets the StripOffsets of the preview sub-IFD (IFD0's SubIFDs entry) to `offset`."""
     import struct
@@ -143,7 +153,8 @@ def main():
     p.add_argument("--orientation", type=int, default=1, choices=[1, 3, 6, 8])
     p.add_argument("--black", type=int, default=512)
     p.add_argument("--white", type=int, default=16383)
-    p.add_argument("--bits", type=int, default=16, choices=[16])
+    p.add_argument("--bits", type=int, default=16, choices=[10, 12, 14, 16],
+                   help="bits a sample: 16 as shorts, the others packed (give --white below 2**bits)")
     p.add_argument("--make", default="Recipe Test")
     p.add_argument("--model", default="Bayer Camera")
     p.add_argument("--crop", help="WxH+X+Y sub-rectangle of the photo")
@@ -234,6 +245,10 @@ def main():
         t.get((330, Type.Long)).subIFD = prev
 
     Tag.TileOffsets, Tag.TileByteCounts = Tag.StripOffsets, Tag.StripByteCounts  # one strip
+    if a.bits != 16:
+        import pidng.core
+        packer = lambda rows: pack_rows(rows, a.bits)  # noqa: E731
+        pidng.core.pack10 = pidng.core.pack12 = pidng.core.pack14 = packer
     writer = RAW2DNG()
     writer.options(t, path="", compress=False)
     data = bytearray(writer.convert(mosaic.astype(np.uint16)))

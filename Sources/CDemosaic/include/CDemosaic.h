@@ -37,10 +37,40 @@ size_t rcp_bayer_scratch(int width, int rows);
  * white balanced, white at 65535, clipped to 0…65535 (highlights clip). */
 void rcp_bayer_rows(const rcp_bayer *b, int y0, int y1, uint16_t *out, size_t stride, float *scratch);
 
+/* The vector widths the full-size demosaic is built for (one source, see Passes.h): the build's
+ * baseline (SSE2 on x86-64, NEON on AArch64), AVX2 (8 floats) and AVX-512 (16 floats). Every one
+ * gives the same floats, so the same pixels. */
+enum { RCP_ISA_PLAIN = 0, RCP_ISA_AVX2 = 1, RCP_ISA_AVX512 = 2 };
+
+/* 1 when this CPU runs `isa`. */
+int rcp_demosaic_isa_supported(int isa);
+
+/* The width rcp_bayer_rows uses: the widest this CPU has, at most what the environment variable
+ * RECIPE_DEMOSAIC_ISA names (plain, avx2 or avx512), read once. */
+int rcp_demosaic_isa(void);
+
+/* rcp_bayer_rows on the passes of one width; returns `isa`, or −1 (nothing written) when this CPU
+ * does not run it. For the tests that hold every width to the plain one. */
+int rcp_bayer_rows_isa(const rcp_bayer *b, int y0, int y1, uint16_t *out, size_t stride, float *scratch, int isa);
+
+/* The width of the passes this thread ran last (−1: none yet): what a forced or chosen width
+ * really ran, for the tests. */
+int rcp_demosaic_last_isa(void);
+
+/* The demosaic's 3 × 3 median (Median.c) of the plane `src` (width × height floats, rows after
+ * one another) into `dst` on the passes of `isa`: each sample one row and column in from the edges
+ * the median of the nine around it, the edges copied. Returns `isa`, or −1 when the CPU does not
+ * run it. For the tests that hold the median to a sort. */
+int rcp_median3x3_isa(const float *src, float *dst, int width, int height, int isa);
+
 /* Half size: output row y of ((width + 1) / 2) pixels from mosaic rows 2y and 2y + 1, each 2×2
  * cell one pixel: the mean of its greens, and red and blue interpolated to the cell's centre from
  * the four samples of their colour around it (LibRaw's half-size mode takes the cell's own red and
  * blue, half a sample off: the planes then do not line up). For display sizes. */
 void rcp_bayer_half_rows(const rcp_bayer *b, int y0, int y1, uint16_t *out, size_t stride);
+
+/* rcp_bayer_half_rows on the loops of one width; returns `isa`, or −1 (nothing written) when this
+ * CPU does not run it. */
+int rcp_bayer_half_rows_isa(const rcp_bayer *b, int y0, int y1, uint16_t *out, size_t stride, int isa);
 
 #endif

@@ -96,10 +96,15 @@ rcp_raw *rcp_raw_open_padded(const char *path, size_t pad, rcp_raw_info *info, i
  * sample, the white level at 65535 for the smallest multiplier). Returns 0 or LibRaw's error code. */
 int rcp_raw_develop_image(rcp_raw *raw, const rcp_raw_develop *develop, rcp_raw_problems *problems);
 
+/* Who unpacked a mosaic: LibRaw, or recipe from a DNG's strips (DNGStrips.h). */
+enum { RCP_RAW_READER_ANY = 0, RCP_RAW_READER_LIBRAW = 1, RCP_RAW_READER_STRIPS = 2 };
+
 /* The unpacked mosaic of a Bayer sensor, for recipe's own demosaic (CDemosaic). */
 typedef struct {
-    const uint16_t *raw;     /* LibRaw's frame, valid until rcp_raw_close */
+    const uint16_t *raw;     /* the sensor's frame, valid until rcp_raw_close */
     int raw_pitch;           /* samples a row */
+    int frame_width, frame_height; /* the frame: raw_width × raw_height */
+    int reader;              /* RCP_RAW_READER_LIBRAW or RCP_RAW_READER_STRIPS */
     int top, left, width, height;
     int pattern[4];          /* colour of (0,0), (0,1), (1,0), (1,1) of the visible image: 0 R, 1 G, 2 B */
     float black[4];          /* per pattern position */
@@ -107,8 +112,23 @@ typedef struct {
 } rcp_raw_mosaic;
 
 /* Unpacks the mosaic only (no develop). Returns 0, LibRaw's error code, or 1 when the sensor is
- * not a plain 3-colour Bayer mosaic this path takes (the caller develops through LibRaw). */
+ * not a plain 3-colour Bayer mosaic this path takes (the caller develops through LibRaw).
+ * A DNG that LibRaw would unpack sample by sample (uncompressed, 8 to 16 bits, in strips; see
+ * DNGStrips.h) is read from its strips instead, the same samples; everything else, and every
+ * file when the environment variable RECIPE_RAW_UNPACK is `libraw`, is LibRaw's unpack. */
 int rcp_raw_unpack_mosaic(rcp_raw *raw, unsigned max_memory_mb, rcp_raw_mosaic *mosaic, rcp_raw_problems *problems);
+
+/* The same with the reader chosen: RCP_RAW_READER_ANY as above, RCP_RAW_READER_LIBRAW always
+ * LibRaw's unpack, RCP_RAW_READER_STRIPS only the strips (1 when the file is not read so). For the
+ * tests that hold the two readers to the same frame. */
+int rcp_raw_unpack_mosaic_by(rcp_raw *raw, unsigned max_memory_mb, int reader, rcp_raw_mosaic *mosaic, rcp_raw_problems *problems);
+
+/* Whether the strip reader takes `path` as a DNG whose raw image is `width` × `height`: 0 when it
+ * does (*bits: its bits a sample), else why not: 1 not a TIFF or an IFD or value outside the
+ * file, 2 no full-size CFA image or several, 3 a layout it leaves to LibRaw (compressed, tiled,
+ * masked areas, …), 4 another size, 5 strips out of order or short, 6 rows past the end of the
+ * file. Reads the file's structure only (no LibRaw): for the tests of damaged files. */
+int rcp_raw_strips_layout(const char *path, int width, int height, int *bits);
 
 /* The developed image: 4 samples a pixel (the first three used), `width` × `height`, stored
  * orientation. `gain` is what the samples must be multiplied by so that the white level of the
