@@ -57,7 +57,7 @@ struct LightroomImportTests: CLITest {
         let edited = dir + "/edited.png"
         _ = try ok(["render", photo, "-o", edited])
         #expect(try decodedPixels(edited) != decodedPixels(original))
-        for stage in ["vibrance", "exposure"] {
+        for stage in ["denoise", "vibrance", "exposure"] {
             _ = try ok(["revert", photo, "--stage", stage, "--no-render"])
         }
         _ = try ok(["render", photo, "-o", dir + "/reverted.png"])
